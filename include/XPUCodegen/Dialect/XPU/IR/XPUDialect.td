@@ -1,0 +1,48 @@
+//===- XPUDialect.td - XPU dialect definition --------------*- tablegen -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_DIALECT_XPU_IR_XPUDIALECT_TD
+#define XPUCODEGEN_DIALECT_XPU_IR_XPUDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def XPU_Dialect : Dialect {
+  let name = "xpu";
+  let cppNamespace = "::mlir::xpu";
+  let summary = "Intel GPU native code generation: target, GRF mode, spills";
+  let description = [{
+    The `xpu` dialect carries what an Intel GPU compiler must decide and
+    measure when it turns a `gpu.module` into native code:
+
+    * `#xpu.target`: the compilation target placed in a `gpu.module`'s
+      `targets` list. It names the device architecture (`arch`) and the
+      requested register file (GRF) mode, and implements
+      `gpu::TargetAttrInterface`, so upstream `gpu-module-to-binary` can
+      serialize modules with it.
+    * `#xpu.grf_mode`: small (128 registers per thread), large (256 registers,
+      half the threads), auto (decided by measurement) or default (no flag).
+    * `#xpu.spill`: a measurement taken from the native compiler.
+
+    The discardable attributes `xpu.grf_mode`, `xpu.device_arch` and
+    `xpu.spill` may appear on `gpu.module`, `gpu.binary` and kernel
+    functions; the dialect verifies them wherever they appear.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let extraClassDeclaration = [{
+    /// Names of the discardable attributes owned by this dialect.
+    static constexpr ::llvm::StringLiteral kGRFModeAttrName = "xpu.grf_mode";
+    static constexpr ::llvm::StringLiteral kDeviceArchAttrName =
+        "xpu.device_arch";
+    static constexpr ::llvm::StringLiteral kSpillAttrName = "xpu.spill";
+
+  private:
+    void registerAttributes();
+  }];
+}
+
+#endif // XPUCODEGEN_DIALECT_XPU_IR_XPUDIALECT_TD

@@ -1,0 +1,59 @@
+//===- XPUAttrs.cpp - XPU attributes --------------------------------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
+#include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+#include "XPUCodegen/Dialect/XPU/IR/XPUEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.cpp.inc"
+
+void XPUDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.cpp.inc"
+      >();
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef arch, GRFMode grfMode,
+                                 StringRef flags) {
+  const DeviceInfo *device = lookupDevice(arch);
+  if (!device)
+    return emitError() << "unknown Intel GPU arch '" << arch
+                       << "'; valid archs: " << getValidDeviceNames();
+  // IGC silently ignores the 256-GRF flag on these devices and would build a
+  // 128-register kernel: refuse instead of reporting a mode that is not real.
+  if (grfMode == GRFMode::Large && !device->supportsLargeGRF)
+    return emitError() << "arch '" << arch
+                       << "' does not support large GRF mode (256 registers "
+                          "per thread); use small, auto or default";
+  return success();
+}
+
+LogicalResult SpillAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                GRFMode grfMode, int64_t spillSize,
+                                int64_t grfCount, int64_t simd) {
+  if (grfMode == GRFMode::Auto)
+    return emitError() << "a spill measurement needs the GRF mode the build "
+                          "used, not 'auto'";
+  if (spillSize < 0)
+    return emitError() << "spill_size must be >= 0 bytes, got " << spillSize;
+  if (grfCount <= 0 || grfCount > 512)
+    return emitError() << "grf_count must be in [1, 512], got " << grfCount;
+  if (!llvm::is_contained({1, 8, 16, 32}, simd))
+    return emitError() << "simd must be 1, 8, 16 or 32, got " << simd;
+  return success();
+}

@@ -1,0 +1,71 @@
+//===- XPUDialect.cpp - XPU dialect ---------------------------------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
+
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+#include "XPUCodegen/Dialect/XPU/IR/XPUOpsDialect.cpp.inc"
+
+void XPUDialect::initialize() {
+  registerAttributes();
+  // The gpu::TargetAttrInterface model lives in the Target library; promising
+  // it turns a missing registration into a clear error instead of a silent
+  // "not a target" from gpu-module-to-binary.
+  declarePromisedInterface<gpu::TargetAttrInterface, TargetAttr>();
+}
+
+/// The discardable xpu attributes describe a compiled unit (a module, a
+/// binary) or a kernel; anywhere else they would be silently ignored.
+static bool canCarryXPUAttrs(Operation *op) {
+  return isa<gpu::GPUModuleOp, gpu::BinaryOp, FunctionOpInterface>(op);
+}
+
+LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (name != kGRFModeAttrName && name != kDeviceArchAttrName &&
+      name != kSpillAttrName)
+    return op->emitOpError() << "has unknown xpu attribute '" << name
+                             << "'; expected one of '" << kGRFModeAttrName
+                             << "', '" << kDeviceArchAttrName << "', '"
+                             << kSpillAttrName << "'";
+  if (!canCarryXPUAttrs(op))
+    return op->emitOpError()
+           << "'" << name
+           << "' only valid on gpu.module, gpu.binary and kernel functions";
+
+  if (name == kGRFModeAttrName) {
+    if (!isa<GRFModeAttr>(attr.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' must be a #xpu.grf_mode attribute, got "
+             << attr.getValue();
+    return success();
+  }
+  if (name == kDeviceArchAttrName) {
+    auto arch = dyn_cast<StringAttr>(attr.getValue());
+    if (!arch)
+      return op->emitOpError() << "'" << name
+                               << "' must be a string naming a device, got "
+                               << attr.getValue();
+    if (!lookupDevice(arch.getValue()))
+      return op->emitOpError()
+             << "'" << name << "' names unknown device '" << arch.getValue()
+             << "'; valid devices: " << getValidDeviceNames();
+    return success();
+  }
+  if (!isa<SpillAttr>(attr.getValue()))
+    return op->emitOpError() << "'" << name
+                             << "' must be a #xpu.spill attribute, got "
+                             << attr.getValue();
+  return success();
+}

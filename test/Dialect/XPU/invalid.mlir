@@ -1,0 +1,111 @@
+// RUN: xpu-opt %s -split-input-file -verify-diagnostics
+
+// expected-error @+1 {{unknown Intel GPU arch 'bmg'; valid archs: acm-g10, acm-g11, acm-g12, adl-n, adl-p, adl-s, aml, apl, ats-m150, ats-m75, bdw, bxt, cfl, cml, dg1, dg2-g10, dg2-g11, dg2-g12, ehl, glk, icllp, jsl, kbl, lkf, pvc, pvc-sdv, rkl, skl, tgllp, whl}}
+gpu.module @m [#xpu.target<arch = "bmg", grf_mode = auto>] {}
+
+// -----
+
+// expected-error @+1 {{arch 'tgllp' does not support large GRF mode (256 registers per thread)}}
+gpu.module @m [#xpu.target<arch = "tgllp", grf_mode = large>] {}
+
+// -----
+
+// expected-error @+1 {{arch 'dg1' does not support large GRF mode}}
+gpu.module @m [#xpu.target<arch = "dg1", grf_mode = large>] {}
+
+// -----
+
+// expected-error @+2 {{expected one of [small, large, auto, default] for register file (GRF) mode of a kernel, got: huge}}
+// expected-error @+1 {{failed to parse XPU_TargetAttr parameter 'grf_mode'}}
+gpu.module @m [#xpu.target<arch = "pvc", grf_mode = huge>] {}
+
+// -----
+
+// expected-error @+1 {{expected ','}}
+gpu.module @m [#xpu.target<arch = "pvc">] {}
+
+// -----
+
+// expected-error @+2 {{expected string}}
+// expected-error @+1 {{failed to parse XPU_TargetAttr parameter 'arch'}}
+gpu.module @m [#xpu.target<arch = pvc, grf_mode = auto>] {}
+
+// -----
+
+// expected-error @+1 {{unbalanced '<' character in pretty dialect name}}
+gpu.module @m [#xpu.target<arch = "pvc", grf_mode = auto] {}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::xpu::GRFMode to be one of: small, large, auto, default}}
+// expected-error @+1 {{failed to parse XPU_GRFModeAttr parameter 'value'}}
+gpu.module @m attributes {xpu.grf_mode = #xpu.grf_mode<medium>} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.grf_mode' must be a #xpu.grf_mode attribute, got "large"}}
+gpu.module @m attributes {xpu.grf_mode = "large"} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.device_arch' names unknown device 'xe2'; valid devices: acm-g10}}
+gpu.module @m attributes {xpu.device_arch = "xe2"} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.device_arch' must be a string naming a device, got 12 : i64}}
+gpu.module @m attributes {xpu.device_arch = 12} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.spill' must be a #xpu.spill attribute, got 136 : i64}}
+gpu.module @m attributes {xpu.spill = 136} {}
+
+// -----
+
+// expected-error @+1 {{spill_size must be >= 0 bytes, got -1}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = -1, grf_count = 128, simd = 16>} {}
+
+// -----
+
+// expected-error @+1 {{simd must be 1, 8, 16 or 32, got 12}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 12>} {}
+
+// -----
+
+// expected-error @+1 {{grf_count must be in [1, 512], got 0}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 0, simd = 16>} {}
+
+// -----
+
+// expected-error @+1 {{a spill measurement needs the GRF mode the build used, not 'auto'}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = auto, spill_size = 0, grf_count = 128, simd = 16>} {}
+
+// -----
+
+// expected-error @+1 {{expected ','}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128>} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.grf_mode' only valid on gpu.module, gpu.binary and kernel functions}}
+module attributes {xpu.grf_mode = #xpu.grf_mode<small>} {}
+
+// -----
+
+// expected-error @+1 {{has unknown xpu attribute 'xpu.grf'; expected one of 'xpu.grf_mode', 'xpu.device_arch', 'xpu.spill'}}
+gpu.module @m attributes {xpu.grf = #xpu.grf_mode<small>} {}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'xpu.grf_mode' must be a #xpu.grf_mode attribute, got 256 : i64}}
+  gpu.func @k() kernel attributes {xpu.grf_mode = 256} {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{unknown attribute `grf` in dialect `xpu`}}
+gpu.module @m attributes {xpu.grf_mode = #xpu.grf<small>} {}

@@ -1,0 +1,43 @@
+// RUN: xpu-opt %s | FileCheck %s
+// RUN: xpu-opt %s | xpu-opt | FileCheck %s
+// RUN: xpu-opt %s --mlir-print-op-generic | xpu-opt | FileCheck %s
+
+// CHECK-LABEL: gpu.module @all_attrs
+// CHECK-SAME: [#xpu.target<arch = "pvc", grf_mode = auto>, #xpu.target<arch = "acm-g10", grf_mode = large, flags = "-cl-fast-relaxed-math">, #xpu.target<arch = "tgllp", grf_mode = small>, #xpu.target<arch = "dg2-g10", grf_mode = default>]
+// CHECK-SAME: xpu.device_arch = "pvc"
+// CHECK-SAME: xpu.grf_mode = #xpu.grf_mode<large>
+// CHECK-SAME: xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16>
+module attributes {gpu.container_module} {
+  gpu.module @all_attrs [#xpu.target<arch = "pvc", grf_mode = auto>,
+                         #xpu.target<arch = "acm-g10", grf_mode = large, flags = "-cl-fast-relaxed-math">,
+                         #xpu.target<arch = "tgllp", grf_mode = small>,
+                         #xpu.target<arch = "dg2-g10", grf_mode = default>]
+      attributes {xpu.grf_mode = #xpu.grf_mode<large>, xpu.device_arch = "pvc",
+                  xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16>} {
+    // CHECK: gpu.func @small_kernel() kernel attributes {xpu.grf_mode = #xpu.grf_mode<small>}
+    gpu.func @small_kernel() kernel attributes {xpu.grf_mode = #xpu.grf_mode<small>} {
+      gpu.return
+    }
+    // CHECK: gpu.func @measured() kernel attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 8704, grf_count = 128, simd = 32>}
+    gpu.func @measured() kernel attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 8704, grf_count = 128, simd = 32>} {
+      gpu.return
+    }
+    // CHECK: gpu.func @defaulted() kernel attributes {xpu.grf_mode = #xpu.grf_mode<default>}
+    gpu.func @defaulted() kernel attributes {xpu.grf_mode = #xpu.grf_mode<default>} {
+      gpu.return
+    }
+    // CHECK: gpu.func @automatic() kernel attributes {xpu.grf_mode = #xpu.grf_mode<auto>}
+    gpu.func @automatic() kernel attributes {xpu.grf_mode = #xpu.grf_mode<auto>} {
+      gpu.return
+    }
+  }
+
+  // Attributes also stand on their own, e.g. in a dictionary.
+  // CHECK: func.func @standalone() attributes {modes = [#xpu.grf_mode<small>, #xpu.grf_mode<large>, #xpu.grf_mode<auto>, #xpu.grf_mode<default>]}
+  func.func @standalone() attributes {modes = [#xpu.grf_mode<small>, #xpu.grf_mode<large>, #xpu.grf_mode<auto>, #xpu.grf_mode<default>]} {
+    return
+  }
+
+  // CHECK: gpu.binary @bin {xpu.device_arch = "acm-g11", xpu.grf_mode = #xpu.grf_mode<small>}
+  gpu.binary @bin {xpu.grf_mode = #xpu.grf_mode<small>, xpu.device_arch = "acm-g11"} [#gpu.object<#xpu.target<arch = "acm-g11", grf_mode = small>, "\07\23\02\03">]
+}

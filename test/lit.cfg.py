@@ -1,0 +1,44 @@
+# -*- Python -*-
+# lit configuration for XPUCodegen.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "XPUCodegen"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test", ".py"]
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs", "extract-block.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.xpu_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(
+    ("%xpu_plugin", os.path.join(config.xpu_lib_dir, "XPUCodegenPlugin.so"))
+)
+config.substitutions.append(("%xpu_src_root", config.xpu_src_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.xpu_tools_dir, append_path=True)
+
+tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
+tools = [
+    "xpu-opt",
+    ToolSubst("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Optional parts gate the tests that need them.
+def _find_library(name):
+    for d in ["/usr/lib/x86_64-linux-gnu", "/usr/local/lib", "/usr/lib"]:
+        if os.path.exists(os.path.join(d, name)):
+            return True
+    return False
+
+if _find_library("libocloc.so"):
+    config.available_features.add("ocloc")
