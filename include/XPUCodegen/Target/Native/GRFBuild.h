@@ -1,0 +1,133 @@
+//===- GRFBuild.h - GRF build modes, flags and the auto decision -*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one owner of the GRF decision: which builds to run, with which flags,
+// and which result to keep. Independent of MLIR so the decision is unit
+// tested and shared by the passes, the Python package and the benchmarks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_NATIVE_GRFBUILD_H
+#define XPUCODEGEN_TARGET_NATIVE_GRFBUILD_H
+
+#include "XPUCodegen/Target/Worker/WorkerPool.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+
+/// The GRF setting of one build (what the flags pin), as opposed to the
+/// requested policy: `auto` is a policy that runs Small and maybe Large
+/// builds; IGCAuto is one build with IGC's own auto flag.
+enum class BuildGRF : uint8_t { Small, Large, Default, IGCAuto };
+
+/// "small", "large", "default", "igc-auto".
+llvm::StringRef stringifyBuildGRF(BuildGRF mode);
+
+/// The GRF flag of `mode` in the spelling of `backend` (empty for Default):
+/// ocloc: -cl-intel-128-GRF-per-thread, -cl-intel-256-GRF-per-thread,
+/// -cl-intel-enable-auto-large-GRF-mode; Level Zero:
+/// -ze-intel-128-GRF-per-thread, -ze-opt-large-register-file,
+/// -ze-intel-enable-auto-large-GRF-mode.
+llvm::StringRef getGRFFlag(BuildGRF mode, WorkerBackend backend);
+
+/// Full build options: the GRF flag followed by `extraFlags`, normalized
+/// (single spaces, trimmed).
+std::string getBuildFlags(BuildGRF mode, WorkerBackend backend,
+                          llvm::StringRef extraFlags);
+
+/// n_regs as Triton defines it, derived from the final flags: 128 for the
+/// small flag, 256 for the large flag, 0 when the flags do not pin the mode
+/// (default, IGC auto).
+int64_t getNRegs(BuildGRF mode);
+
+/// IGC's spill warnings, per kernel, converted to bytes.
+/// IGC prints "warning: kernel K  compiled SIMD16 allocated 128 regs and
+/// spilled around 136" where the number counts GRF-sized units; bytes =
+/// units * grfBytes.
+struct LogSpill {
+  std::string kernel;
+  int64_t simd = 0;
+  int64_t allocatedRegs = 0;
+  int64_t spillBytes = 0;
+};
+std::vector<LogSpill> parseSpillWarnings(llvm::StringRef log,
+                                         unsigned grfBytes);
+
+/// Per-kernel measurement of one build.
+struct KernelMeasurement {
+  std::string name;
+  int64_t grfCount = 0;
+  int64_t simd = 0;
+  /// Bytes spilled per hardware thread.
+  int64_t spillSize = 0;
+  /// Per-thread private memory (private arrays), never counted as spill.
+  int64_t privateSize = 0;
+  /// Per-thread scratch space (spills and private arrays).
+  int64_t scratchSize = 0;
+  /// spillSize / (4 * simd): per-lane 4-byte slots, as Triton reports.
+  int64_t nSpills = 0;
+};
+
+/// One build: flags in, native binary and measurements out.
+struct BuildAttempt {
+  BuildGRF mode = BuildGRF::Default;
+  std::string buildFlags;
+  std::vector<char> binary;
+  std::string log;
+  std::vector<KernelMeasurement> kernels;
+  /// Largest per-kernel spill of the module (flags apply per module).
+  int64_t spillSize = 0;
+  double compileMs = 0;
+  /// Cache status of this build: "hit", "miss" or "off".
+  std::string cache = "off";
+};
+
+/// Turns a worker's response into a BuildAttempt: reads the zebin, takes
+/// spills from .ze_info spill_size, else Level Zero's spillMemSize, else the
+/// build log; private memory is never counted as spill. A failed build or an
+/// unreadable binary is an error carrying the build log.
+llvm::Expected<BuildAttempt> measureBuild(BuildGRF mode,
+                                          llvm::StringRef buildFlags,
+                                          const WorkerResponse &response,
+                                          unsigned grfBytes);
+
+/// The requested policy for a module.
+enum class GRFPolicy : uint8_t { Small, Large, Default, Auto };
+enum class AutoStrategy : uint8_t { Measure, IGC };
+
+/// Why the decision came out the way it did, in one sentence for remarks and
+/// reports.
+struct GRFDecision {
+  /// Every build that ran, in order.
+  std::vector<BuildAttempt> attempts;
+  /// Index into attempts of the build that is kept.
+  size_t chosen = 0;
+  std::string reason;
+  const BuildAttempt &getChosen() const { return attempts[chosen]; }
+};
+
+/// Runs the GRF policy:
+/// - Small, Large, Default: one build.
+/// - Auto + Measure: build Small; if its spill > spillThreshold, build Large
+///   too and keep Large only if it spills strictly less, else Small.
+/// - Auto + IGC: one build with IGC's auto flag (the mode IGC picked is the
+///   binary's grf_count).
+/// `build` compiles one mode and returns the measured attempt.
+llvm::Expected<GRFDecision>
+decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
+          llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_NATIVE_GRFBUILD_H

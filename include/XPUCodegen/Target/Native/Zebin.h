@@ -1,0 +1,56 @@
+//===- Zebin.h - Read Intel GPU native binaries (zebin) ---------*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A zebin is an ELF file (machine EM_INTELGT) with one .text.<kernel> section
+// per kernel and a .ze_info YAML section describing each kernel's execution
+// environment. It is read with LLVM's ELF reader and YAML parser.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_NATIVE_ZEBIN_H
+#define XPUCODEGEN_TARGET_NATIVE_ZEBIN_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+
+/// What a zebin says about one kernel.
+struct ZebinKernel {
+  std::string name;
+  /// execution_env.grf_count: registers per thread the binary uses.
+  int64_t grfCount = 0;
+  /// execution_env.simd_size.
+  int64_t simd = 0;
+  /// Sum of per_thread_memory_buffers of type scratch (spills and private
+  /// arrays share it).
+  int64_t scratchSize = 0;
+  /// Sum of per_thread_memory_buffers of type private.
+  int64_t privateSize = 0;
+  /// execution_env.spill_size where the compiler writes it (newer IGC).
+  std::optional<int64_t> spillSize;
+  /// Size of the kernel's .text section in bytes.
+  int64_t codeSize = 0;
+};
+
+struct ZebinInfo {
+  /// .ze_info `version`, e.g. "1.20".
+  std::string zeInfoVersion;
+  std::vector<ZebinKernel> kernels;
+};
+
+/// Reads `binary`; a buffer that is not a zebin (not ELF, no or malformed
+/// .ze_info) is an error describing what is wrong.
+llvm::Expected<ZebinInfo> readZebin(llvm::StringRef binary);
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_NATIVE_ZEBIN_H

@@ -1,0 +1,115 @@
+//===- WorkerPool.h - Isolated native compiler worker processes -*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// IGC calls exit()/abort() on bad SPIR-V, installs signal handlers, reads
+// stray files from the current directory and can use gigabytes. It therefore
+// never runs in the host process: a pool of persistent worker processes
+// (xpu-compile-worker), each with the compiler loaded once, a private empty
+// working directory and memory/time limits, takes jobs over pipes. A worker
+// that dies or overruns becomes an error for that job and is respawned.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_WORKER_WORKERPOOL_H
+#define XPUCODEGEN_TARGET_WORKER_WORKERPOOL_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+
+/// Which compiler a worker drives for a job.
+enum class WorkerBackend : uint8_t { Ocloc = 0, LevelZero = 1 };
+
+/// One compile job: SPIR-V to native code for one device with one set of
+/// build options.
+struct WorkerRequest {
+  WorkerBackend backend = WorkerBackend::Ocloc;
+  /// Canonical device name (e.g. "pvc").
+  std::string device;
+  /// Build options (`-options`), in the spelling of the backend. Never empty
+  /// on the wire (ocloc reads option files from disk when it is).
+  std::string options;
+  /// The SPIR-V module.
+  std::vector<char> spirv;
+};
+
+/// Per-kernel facts that only the Level Zero backend reports
+/// (zeKernelGetProperties).
+struct WorkerKernelProperties {
+  std::string name;
+  uint64_t spillMemSize = 0;
+  uint64_t privateMemSize = 0;
+};
+
+/// What a worker returns for a job that it finished (whether or not the
+/// compiler accepted the input).
+struct WorkerResponse {
+  /// True when the compiler produced a native binary.
+  bool succeeded = false;
+  /// The compiler's return code (ocloc) or ze_result_t (Level Zero).
+  int32_t returnCode = 0;
+  /// The build log (IGC warnings such as spill reports, or errors).
+  std::string log;
+  /// The native binary (zebin) when succeeded.
+  std::vector<char> binary;
+  /// Level Zero only: per-kernel properties.
+  std::vector<WorkerKernelProperties> kernels;
+  /// Wall time the worker spent in the compiler, in milliseconds.
+  double compileMs = 0;
+};
+
+/// Resource limits applied to each worker process.
+struct WorkerLimits {
+  /// Address-space limit per worker in MiB (0: unlimited).
+  uint64_t memoryMiB = 8192;
+  /// Wall-clock limit per job in milliseconds (0: unlimited).
+  uint64_t timeoutMs = 300000;
+};
+
+/// A pool of persistent worker processes. Thread-safe: any number of threads
+/// may call run() concurrently; at most `maxWorkers` jobs run at once.
+class WorkerPool {
+public:
+  /// Creates a pool that starts up to `maxWorkers` workers on demand
+  /// (0: number of hardware threads).
+  static llvm::Expected<std::unique_ptr<WorkerPool>>
+  create(unsigned maxWorkers, WorkerLimits limits = {},
+         std::string workerPath = "");
+  /// A process-wide pool shared by every pass run in this process, grown to
+  /// at least `maxWorkers`. The limits of the first call win.
+  static llvm::Expected<WorkerPool &> getShared(unsigned maxWorkers,
+                                                WorkerLimits limits = {});
+
+  virtual ~WorkerPool();
+
+  /// Runs one job on an idle worker, blocking until it finishes. A worker
+  /// that exits, crashes, exceeds its memory or time limit yields an error
+  /// that names the cause (e.g. "compiler worker killed by signal 6
+  /// (Aborted)", "compiler worker exceeded the 300000 ms time limit"); the
+  /// worker is replaced and later jobs are unaffected.
+  virtual llvm::Expected<WorkerResponse> run(const WorkerRequest &request) = 0;
+
+  /// Identity of the compiler behind `backend` (library versions), for cache
+  /// keys and reports, e.g. "ocloc 22.43.24595 (IGC 1.0.12504)".
+  virtual llvm::Expected<std::string> getCompilerIdentity(WorkerBackend backend) = 0;
+
+  virtual unsigned getMaxWorkers() const = 0;
+};
+
+/// Path of the worker executable: $XPU_CODEGEN_WORKER if set, otherwise
+/// xpu-compile-worker found relative to the library containing this code
+/// (so the stock mlir-opt with the plugin finds it too).
+std::string findWorkerExecutable();
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_WORKER_WORKERPOOL_H
