@@ -1,0 +1,35 @@
+#!/bin/sh
+# Regenerates the test kernels: LLVM IR -> SPIR-V (LLVM's SPIR-V backend) ->
+# zebin and build log (ocloc, IGC) in every GRF mode on pvc. See README.md.
+set -e
+cd "$(dirname "$0")"
+LLVM=${LLVM:-/usr/lib/llvm-22/bin}
+
+python3 gen_kernels.py accumulate nospill 4 > nospill.ll
+python3 gen_kernels.py accumulate spill_small_only 8 > spill_small_only.ll
+python3 gen_kernels.py accumulate spill_both 16 > spill_both.ll
+python3 gen_kernels.py private private_array 256 > private_array.ll
+
+for k in nospill spill_small_only spill_both private_array; do
+  "$LLVM/llc" -mtriple=spirv64-unknown-unknown -filetype=obj $k.ll -o $k.spv
+  spirv-val --target-env spv1.4 $k.spv
+  for mode in small large default igc-auto; do
+    case $mode in
+      small) flags=-cl-intel-128-GRF-per-thread ;;
+      large) flags=-cl-intel-256-GRF-per-thread ;;
+      # ocloc reads <name>_options.txt when -options is empty; pass a no-op.
+      default) flags=-cl-std=CL2.0 ;;
+      igc-auto) flags=-cl-intel-enable-auto-large-GRF-mode ;;
+    esac
+    ocloc compile -file $k.spv -spirv_input -device pvc \
+      -internal_options -ze-allow-zebin -options "$flags" -exclude_ir \
+      -output $k.pvc.$mode.zebin -output_no_suffix > $k.pvc.$mode.log 2>&1
+  done
+done
+
+# Keep the checked-in binaries few and small: logs for every mode, zebins for
+# the modes the unit tests read.
+rm -f nospill.pvc.default.zebin nospill.pvc.igc-auto.zebin \
+  spill_small_only.pvc.default.zebin spill_both.pvc.default.zebin \
+  spill_both.pvc.igc-auto.zebin private_array.pvc.default.zebin \
+  private_array.pvc.igc-auto.zebin private_array.pvc.large.zebin
