@@ -1,4 +1,5 @@
-//===- GRFBuild.h - GRF build modes, flags and the auto decision -*- C++ -*-===//
+//===- GRFBuild.h - GRF build modes, flags and the auto decision -*- C++
+//-*-===//
 //
 // Part of the XPUCodegen project.
 //
@@ -41,8 +42,12 @@ llvm::StringRef stringifyBuildGRF(BuildGRF mode);
 /// -ze-intel-enable-auto-large-GRF-mode.
 llvm::StringRef getGRFFlag(BuildGRF mode, WorkerBackend backend);
 
+/// True for any GRF flag of either backend (see getGRFFlag).
+bool isGRFFlag(llvm::StringRef flag);
+
 /// Full build options: the GRF flag followed by `extraFlags`, normalized
-/// (single spaces, trimmed).
+/// (single spaces, trimmed). GRF flags inside `extraFlags` are dropped: the
+/// mode alone decides the register file (IGC would honour the last one).
 std::string getBuildFlags(BuildGRF mode, WorkerBackend backend,
                           llvm::StringRef extraFlags);
 
@@ -94,9 +99,13 @@ struct BuildAttempt {
 };
 
 /// Turns a worker's response into a BuildAttempt: reads the zebin, takes
-/// spills from .ze_info spill_size, else Level Zero's spillMemSize, else the
-/// build log; private memory is never counted as spill. A failed build or an
-/// unreadable binary is an error carrying the build log.
+/// spills from .ze_info spill_size, else the build log's spill warning (no
+/// warning: 0); private memory is never counted as spill. Level Zero's
+/// spillMemSize is not used as spill: NEO 22.43 reports the scratch size
+/// there, which includes private arrays (newer NEO copies .ze_info
+/// spill_size, read directly); its privateMemSize raises privateSize. A
+/// failed build, an unreadable binary or one without kernels is an error
+/// carrying the build log.
 llvm::Expected<BuildAttempt> measureBuild(BuildGRF mode,
                                           llvm::StringRef buildFlags,
                                           const WorkerResponse &response,

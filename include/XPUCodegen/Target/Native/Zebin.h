@@ -33,7 +33,8 @@ struct ZebinKernel {
   /// Sum of per_thread_memory_buffers of type scratch (spills and private
   /// arrays share it).
   int64_t scratchSize = 0;
-  /// Sum of per_thread_memory_buffers of type private.
+  /// Sum of per_thread_memory_buffers of type private, per hardware thread
+  /// (a buffer marked is_simt_thread is per lane and is scaled by simd).
   int64_t privateSize = 0;
   /// execution_env.spill_size where the compiler writes it (newer IGC).
   std::optional<int64_t> spillSize;
@@ -50,6 +51,10 @@ struct ZebinInfo {
 /// Reads `binary`; a buffer that is not a zebin (not ELF, no or malformed
 /// .ze_info) is an error describing what is wrong.
 llvm::Expected<ZebinInfo> readZebin(llvm::StringRef binary);
+
+/// Parses the YAML text of a .ze_info section (what readZebin does after
+/// finding the section; codeSize stays 0). Any malformed input is an error.
+llvm::Expected<ZebinInfo> parseZeInfo(llvm::StringRef zeInfo);
 
 } // namespace mlir::xpu
 

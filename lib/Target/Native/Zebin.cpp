@@ -1,0 +1,342 @@
+//===- Zebin.cpp - Read Intel GPU native binaries (zebin) -----------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The ELF container is read with llvm::object and the .ze_info YAML with
+// llvm::yaml's node-level parser. Binaries come from a compiler that may be
+// handed corrupt input, so every malformed field is an llvm::Error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Native/Zebin.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlir::xpu;
+
+namespace {
+
+/// Larger than any real per-thread buffer; keeps arithmetic on corrupt
+/// values far from overflow.
+constexpr int64_t kMaxBufferSize = int64_t(1) << 40;
+
+Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// Walks the .ze_info document. The first problem found is kept in `error`
+/// and stops the walk; the YAML parser's own diagnostics arrive through the
+/// SourceMgr handler instead of being printed.
+class ZeInfoParser {
+public:
+  explicit ZeInfoParser(StringRef text) : text(text) {
+    sourceMgr.setDiagHandler(
+        [](const SMDiagnostic &diag, void *context) {
+          auto *self = static_cast<ZeInfoParser *>(context);
+          if (self->yamlError.empty())
+            self->yamlError =
+                (Twine(diag.getLineNo()) + ":" + Twine(diag.getColumnNo() + 1) +
+                 ": " + diag.getMessage())
+                    .str();
+        },
+        this);
+  }
+
+  Expected<ZebinInfo> parse();
+
+private:
+  bool fail(const Twine &message) {
+    if (error.empty())
+      error = message.str();
+    return false;
+  }
+  bool failed() const { return !error.empty() || !yamlError.empty(); }
+
+  /// The scalar text of `node`, or an error naming `what`.
+  std::optional<StringRef> getScalar(yaml::Node *node, StringRef what);
+  std::optional<int64_t> getInteger(yaml::Node *node, StringRef what);
+  std::optional<StringRef> getKey(yaml::KeyValueNode &entry);
+
+  bool parseKernel(yaml::Node *node, ZebinKernel &kernel);
+  bool parseExecutionEnv(yaml::Node *node, ZebinKernel &kernel);
+  /// Adds the kernel's scratch and private buffers; private buffers given
+  /// per SIMD lane are summed into `privatePerLane`.
+  bool parseMemoryBuffers(yaml::Node *node, ZebinKernel &kernel,
+                          int64_t &privatePerLane);
+
+  StringRef text;
+  SourceMgr sourceMgr;
+  std::string error;
+  std::string yamlError;
+  /// Storage for scalars that needed unescaping; nodes borrow from it.
+  SmallVector<std::unique_ptr<SmallString<32>>> scalarStorage;
+};
+
+} // namespace
+
+std::optional<StringRef> ZeInfoParser::getScalar(yaml::Node *node,
+                                                 StringRef what) {
+  auto *scalar = dyn_cast_or_null<yaml::ScalarNode>(node);
+  if (!scalar) {
+    fail(Twine("'") + what + "' is not a scalar");
+    return std::nullopt;
+  }
+  scalarStorage.push_back(std::make_unique<SmallString<32>>());
+  return scalar->getValue(*scalarStorage.back());
+}
+
+std::optional<int64_t> ZeInfoParser::getInteger(yaml::Node *node,
+                                                StringRef what) {
+  std::optional<StringRef> value = getScalar(node, what);
+  if (!value)
+    return std::nullopt;
+  int64_t result;
+  // Sizes and counts are never negative; a negative value is corruption.
+  if (value->trim().getAsInteger(0, result) || result < 0) {
+    fail(Twine("'") + what + "' is not a non-negative integer: '" + *value +
+         "'");
+    return std::nullopt;
+  }
+  return result;
+}
+
+std::optional<StringRef> ZeInfoParser::getKey(yaml::KeyValueNode &entry) {
+  return getScalar(entry.getKey(), "mapping key");
+}
+
+bool ZeInfoParser::parseExecutionEnv(yaml::Node *node, ZebinKernel &kernel) {
+  auto *map = dyn_cast_or_null<yaml::MappingNode>(node);
+  if (!map)
+    return fail("'execution_env' of kernel '" + kernel.name +
+                "' is not a mapping");
+  bool sawGRF = false, sawSimd = false;
+  for (yaml::KeyValueNode &entry : *map) {
+    std::optional<StringRef> key = getKey(entry);
+    if (!key)
+      return false;
+    if (*key != "grf_count" && *key != "simd_size" && *key != "spill_size")
+      continue;
+    std::optional<int64_t> value = getInteger(entry.getValue(), *key);
+    if (!value)
+      return false;
+    if (*key == "grf_count") {
+      kernel.grfCount = *value;
+      sawGRF = true;
+    } else if (*key == "simd_size") {
+      kernel.simd = *value;
+      sawSimd = true;
+    } else {
+      kernel.spillSize = *value;
+    }
+  }
+  if (failed())
+    return false;
+  if (!sawGRF || !sawSimd)
+    return fail("kernel '" + kernel.name + "' has no execution_env." +
+                (sawGRF ? "simd_size" : "grf_count"));
+  return true;
+}
+
+bool ZeInfoParser::parseMemoryBuffers(yaml::Node *node, ZebinKernel &kernel,
+                                      int64_t &privatePerLane) {
+  auto *list = dyn_cast_or_null<yaml::SequenceNode>(node);
+  if (!list)
+    return fail("'per_thread_memory_buffers' of kernel '" + kernel.name +
+                "' is not a sequence");
+  for (yaml::Node &item : *list) {
+    auto *buffer = dyn_cast<yaml::MappingNode>(&item);
+    if (!buffer)
+      return fail("a per_thread_memory_buffers entry of kernel '" +
+                  kernel.name + "' is not a mapping");
+    std::optional<StringRef> type;
+    std::optional<int64_t> size;
+    bool perLane = false;
+    for (yaml::KeyValueNode &entry : *buffer) {
+      std::optional<StringRef> key = getKey(entry);
+      if (!key)
+        return false;
+      if (*key == "type") {
+        if (!(type = getScalar(entry.getValue(), "type")))
+          return false;
+      } else if (*key == "size") {
+        if (!(size = getInteger(entry.getValue(), "size")))
+          return false;
+      } else if (*key == "is_simt_thread") {
+        std::optional<StringRef> value =
+            getScalar(entry.getValue(), "is_simt_thread");
+        if (!value)
+          return false;
+        perLane = *value == "true";
+      }
+    }
+    if (failed())
+      return false;
+    if (!type || !size)
+      return fail("a per_thread_memory_buffers entry of kernel '" +
+                  kernel.name + "' has no " + (type ? "size" : "type"));
+    // Bound each size so that sums (and the scaling by simd) cannot overflow
+    // on a corrupt binary.
+    if (*size > kMaxBufferSize)
+      return fail("a per_thread_memory_buffers entry of kernel '" +
+                  kernel.name + "' is implausibly large: " + Twine(*size));
+    if (*type == "scratch")
+      kernel.scratchSize += *size;
+    else if (*type == "private")
+      (perLane ? privatePerLane : kernel.privateSize) += *size;
+  }
+  return !failed();
+}
+
+bool ZeInfoParser::parseKernel(yaml::Node *node, ZebinKernel &kernel) {
+  auto *map = dyn_cast_or_null<yaml::MappingNode>(node);
+  if (!map)
+    return fail("a 'kernels' entry is not a mapping");
+  bool sawEnv = false;
+  int64_t privatePerLane = 0;
+  for (yaml::KeyValueNode &entry : *map) {
+    std::optional<StringRef> key = getKey(entry);
+    if (!key)
+      return false;
+    if (*key == "name") {
+      std::optional<StringRef> name = getScalar(entry.getValue(), "name");
+      if (!name)
+        return false;
+      kernel.name = name->str();
+    } else if (*key == "execution_env") {
+      sawEnv = true;
+      if (!parseExecutionEnv(entry.getValue(), kernel))
+        return false;
+    } else if (*key == "per_thread_memory_buffers") {
+      if (!parseMemoryBuffers(entry.getValue(), kernel, privatePerLane))
+        return false;
+    }
+  }
+  if (failed())
+    return false;
+  if (kernel.name.empty())
+    return fail("a kernel in .ze_info has no name");
+  if (!sawEnv)
+    return fail("kernel '" + kernel.name + "' has no execution_env");
+  // Newer IGC may give private memory per SIMD lane (is_simt_thread); the
+  // contract is per hardware thread. simd_size may follow the buffers.
+  if (kernel.simd > 1024)
+    return fail("kernel '" + kernel.name + "' has an implausible simd_size " +
+                Twine(kernel.simd));
+  kernel.privateSize += privatePerLane * std::max<int64_t>(kernel.simd, 1);
+  return true;
+}
+
+Expected<ZebinInfo> ZeInfoParser::parse() {
+  ZebinInfo info;
+  yaml::Stream stream(text, sourceMgr);
+  yaml::document_iterator doc = stream.begin();
+  yaml::Node *root = doc != stream.end() ? doc->getRoot() : nullptr;
+  auto *map = dyn_cast_or_null<yaml::MappingNode>(root);
+  if (!map && !failed())
+    fail(isa_and_nonnull<yaml::NullNode>(root)
+             ? "the document is empty"
+             : "the document is not a mapping");
+  bool sawKernels = false;
+  if (map) {
+    for (yaml::KeyValueNode &entry : *map) {
+      std::optional<StringRef> key = getKey(entry);
+      if (!key)
+        break;
+      if (*key == "version") {
+        std::optional<StringRef> version =
+            getScalar(entry.getValue(), "version");
+        if (!version)
+          break;
+        info.zeInfoVersion = version->str();
+      } else if (*key == "kernels") {
+        sawKernels = true;
+        auto *list = dyn_cast_or_null<yaml::SequenceNode>(entry.getValue());
+        if (!list) {
+          fail("'kernels' is not a sequence");
+          break;
+        }
+        for (yaml::Node &item : *list) {
+          ZebinKernel kernel;
+          if (!parseKernel(&item, kernel))
+            break;
+          info.kernels.push_back(std::move(kernel));
+        }
+        if (failed())
+          break;
+      }
+    }
+  }
+  if (!yamlError.empty())
+    return makeError("malformed .ze_info YAML: " + yamlError);
+  if (!error.empty())
+    return makeError("malformed .ze_info: " + error);
+  if (!sawKernels)
+    return makeError("malformed .ze_info: no 'kernels' list");
+  return info;
+}
+
+Expected<ZebinInfo> mlir::xpu::parseZeInfo(StringRef zeInfo) {
+  return ZeInfoParser(zeInfo).parse();
+}
+
+Expected<ZebinInfo> mlir::xpu::readZebin(StringRef binary) {
+  file_magic magic = identify_magic(binary);
+  if (magic != file_magic::elf_relocatable &&
+      magic != file_magic::elf_executable &&
+      magic != file_magic::elf_shared_object && magic != file_magic::elf)
+    return makeError("not a zebin: not an ELF file");
+  // Zebins are always 64-bit little-endian.
+  if (binary.size() <= ELF::EI_DATA ||
+      binary[ELF::EI_CLASS] != ELF::ELFCLASS64 ||
+      binary[ELF::EI_DATA] != ELF::ELFDATA2LSB)
+    return makeError("not a zebin: not a 64-bit little-endian ELF file");
+
+  auto object = object::ELF64LEObjectFile::create(
+      MemoryBufferRef(binary, "zebin"), /*InitContent=*/false);
+  if (!object)
+    return makeError("not a zebin: " + toString(object.takeError()));
+  const object::ELF64LEFile &elf = object->getELFFile();
+
+  auto sections = elf.sections();
+  if (!sections)
+    return makeError("not a zebin: " + toString(sections.takeError()));
+
+  std::optional<StringRef> zeInfo;
+  StringMap<int64_t> codeSizes;
+  for (const object::ELF64LE::Shdr &section : *sections) {
+    Expected<StringRef> name = elf.getSectionName(section);
+    if (!name)
+      return makeError("not a zebin: " + toString(name.takeError()));
+    if (*name == ".ze_info") {
+      Expected<ArrayRef<uint8_t>> contents = elf.getSectionContents(section);
+      if (!contents)
+        return makeError("not a zebin: unreadable .ze_info: " +
+                         toString(contents.takeError()));
+      zeInfo = toStringRef(*contents);
+    } else if (name->starts_with(".text.")) {
+      codeSizes[name->drop_front(strlen(".text."))] = section.sh_size;
+    }
+  }
+  if (!zeInfo)
+    return makeError("not a zebin: the ELF file has no .ze_info section "
+                     "(a legacy patch-token binary? build with "
+                     "-ze-allow-zebin)");
+
+  Expected<ZebinInfo> info = parseZeInfo(*zeInfo);
+  if (!info)
+    return info.takeError();
+  for (ZebinKernel &kernel : info->kernels)
+    kernel.codeSize = codeSizes.lookup(kernel.name);
+  return info;
+}

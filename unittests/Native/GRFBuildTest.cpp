@@ -1,0 +1,412 @@
+//===- GRFBuildTest.cpp - Tests for GRF flags, measurement and decision ---===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "TestInputs.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mlir::xpu;
+using mlir::xpu::test::readInput;
+
+namespace {
+
+constexpr unsigned kPVCGRFBytes = 64;
+
+//===----------------------------------------------------------------------===//
+// Flags and n_regs
+//===----------------------------------------------------------------------===//
+
+TEST(GRFBuildTest, StringifyBuildGRF) {
+  EXPECT_EQ(stringifyBuildGRF(BuildGRF::Small), "small");
+  EXPECT_EQ(stringifyBuildGRF(BuildGRF::Large), "large");
+  EXPECT_EQ(stringifyBuildGRF(BuildGRF::Default), "default");
+  EXPECT_EQ(stringifyBuildGRF(BuildGRF::IGCAuto), "igc-auto");
+}
+
+TEST(GRFBuildTest, OclocFlagSpellings) {
+  WorkerBackend b = WorkerBackend::Ocloc;
+  EXPECT_EQ(getGRFFlag(BuildGRF::Small, b), "-cl-intel-128-GRF-per-thread");
+  EXPECT_EQ(getGRFFlag(BuildGRF::Large, b), "-cl-intel-256-GRF-per-thread");
+  EXPECT_EQ(getGRFFlag(BuildGRF::IGCAuto, b),
+            "-cl-intel-enable-auto-large-GRF-mode");
+  EXPECT_EQ(getGRFFlag(BuildGRF::Default, b), "");
+}
+
+TEST(GRFBuildTest, LevelZeroFlagSpellings) {
+  WorkerBackend b = WorkerBackend::LevelZero;
+  EXPECT_EQ(getGRFFlag(BuildGRF::Small, b), "-ze-intel-128-GRF-per-thread");
+  EXPECT_EQ(getGRFFlag(BuildGRF::Large, b), "-ze-opt-large-register-file");
+  EXPECT_EQ(getGRFFlag(BuildGRF::IGCAuto, b),
+            "-ze-intel-enable-auto-large-GRF-mode");
+  EXPECT_EQ(getGRFFlag(BuildGRF::Default, b), "");
+}
+
+TEST(GRFBuildTest, BuildFlagsAreNormalized) {
+  EXPECT_EQ(getBuildFlags(BuildGRF::Small, WorkerBackend::Ocloc, ""),
+            "-cl-intel-128-GRF-per-thread");
+  EXPECT_EQ(getBuildFlags(BuildGRF::Large, WorkerBackend::LevelZero,
+                          "  -cl-mad-enable\t -cl-fast-relaxed-math \n"),
+            "-ze-opt-large-register-file -cl-mad-enable -cl-fast-relaxed-math");
+  EXPECT_EQ(getBuildFlags(BuildGRF::Default, WorkerBackend::Ocloc, " -g  "),
+            "-g");
+  EXPECT_EQ(getBuildFlags(BuildGRF::Default, WorkerBackend::Ocloc, ""), "");
+}
+
+TEST(GRFBuildTest, BuildFlagsDropStrayGRFFlags) {
+  // A GRF flag in the extra flags must not override the mode.
+  EXPECT_EQ(getBuildFlags(BuildGRF::Small, WorkerBackend::Ocloc,
+                          "-cl-intel-256-GRF-per-thread -O2 "
+                          "-ze-opt-large-register-file"),
+            "-cl-intel-128-GRF-per-thread -O2");
+  EXPECT_EQ(getBuildFlags(BuildGRF::Default, WorkerBackend::Ocloc,
+                          "-cl-intel-enable-auto-large-GRF-mode"),
+            "");
+  EXPECT_TRUE(isGRFFlag("-ze-intel-128-GRF-per-thread"));
+  EXPECT_FALSE(isGRFFlag("-cl-intel-128-GRF-per-thread-x"));
+}
+
+TEST(GRFBuildTest, NRegsFollowTheFlags) {
+  EXPECT_EQ(getNRegs(BuildGRF::Small), 128);
+  EXPECT_EQ(getNRegs(BuildGRF::Large), 256);
+  EXPECT_EQ(getNRegs(BuildGRF::Default), 0);
+  EXPECT_EQ(getNRegs(BuildGRF::IGCAuto), 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Spill warnings in IGC build logs
+//===----------------------------------------------------------------------===//
+
+TEST(GRFBuildTest, ParseSpillWarningsFromRealLogs) {
+  std::vector<LogSpill> small =
+      parseSpillWarnings(readInput("spill_both.pvc.small.log"), kPVCGRFBytes);
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_EQ(small[0].kernel, "spill_both");
+  EXPECT_EQ(small[0].simd, 32);
+  EXPECT_EQ(small[0].allocatedRegs, 128);
+  // "spilled around 580": 580 GRFs of 64 bytes (.spill size 37120 in the
+  // shader dump; docs/SpillMeasurement.md).
+  EXPECT_EQ(small[0].spillBytes, 37120);
+
+  std::vector<LogSpill> large =
+      parseSpillWarnings(readInput("spill_both.pvc.large.log"), kPVCGRFBytes);
+  ASSERT_EQ(large.size(), 1u);
+  EXPECT_EQ(large[0].allocatedRegs, 256);
+  EXPECT_EQ(large[0].spillBytes, 11648);
+
+  EXPECT_TRUE(
+      parseSpillWarnings(readInput("nospill.pvc.small.log"), kPVCGRFBytes)
+          .empty());
+  EXPECT_TRUE(
+      parseSpillWarnings(readInput("private_array.pvc.small.log"), kPVCGRFBytes)
+          .empty());
+}
+
+TEST(GRFBuildTest, ParseSpillWarningsUnitsAndNoise) {
+  // acm-g10 has 32-byte GRFs: 66 units = 2112 bytes (measured).
+  std::string log = "Compilation from IR - skipping loading of FCL\n\n"
+                    "warning: kernel a  compiled SIMD8 allocated 128 regs and "
+                    "spilled around 66\r\n"
+                    "warning: kernel b compiled SIMD16 allocated 256 regs and "
+                    "spilled around 3\n"
+                    "warning: kernel c  compiled SIMDx allocated 1 regs and "
+                    "spilled around 3\n"
+                    "warning: kernel d  compiled SIMD8 allocated 128 regs and "
+                    "spilled around 99999999999999999999999\n"
+                    "Build succeeded.\n";
+  std::vector<LogSpill> spills = parseSpillWarnings(log, 32);
+  ASSERT_EQ(spills.size(), 2u);
+  EXPECT_EQ(spills[0].kernel, "a");
+  EXPECT_EQ(spills[0].simd, 8);
+  EXPECT_EQ(spills[0].spillBytes, 2112);
+  EXPECT_EQ(spills[1].kernel, "b");
+  EXPECT_EQ(spills[1].spillBytes, 96);
+  EXPECT_TRUE(parseSpillWarnings("", 64).empty());
+}
+
+//===----------------------------------------------------------------------===//
+// measureBuild
+//===----------------------------------------------------------------------===//
+
+WorkerResponse responseFor(StringRef stem) {
+  WorkerResponse response;
+  response.succeeded = true;
+  std::string binary = readInput((stem + ".zebin").str());
+  response.binary.assign(binary.begin(), binary.end());
+  response.log = readInput((stem + ".log").str());
+  response.compileMs = 12.5;
+  return response;
+}
+
+TEST(GRFBuildTest, MeasureSpillingBuild) {
+  Expected<BuildAttempt> attempt =
+      measureBuild(BuildGRF::Small, "-cl-intel-128-GRF-per-thread",
+                   responseFor("spill_both.pvc.small"), kPVCGRFBytes);
+  ASSERT_TRUE(bool(attempt)) << toString(attempt.takeError());
+  EXPECT_EQ(attempt->mode, BuildGRF::Small);
+  EXPECT_EQ(attempt->buildFlags, "-cl-intel-128-GRF-per-thread");
+  EXPECT_EQ(attempt->compileMs, 12.5);
+  EXPECT_FALSE(attempt->binary.empty());
+  EXPECT_EQ(attempt->spillSize, 37120);
+  ASSERT_EQ(attempt->kernels.size(), 1u);
+  const KernelMeasurement &k = attempt->kernels[0];
+  EXPECT_EQ(k.name, "spill_both");
+  EXPECT_EQ(k.grfCount, 128);
+  EXPECT_EQ(k.simd, 32);
+  EXPECT_EQ(k.spillSize, 37120);
+  EXPECT_EQ(k.scratchSize, 65536);
+  EXPECT_EQ(k.privateSize, 0);
+  // Per-lane 4-byte slots: 37120 / (4 * 32).
+  EXPECT_EQ(k.nSpills, 290);
+}
+
+TEST(GRFBuildTest, MeasureNonSpillingLargeBuild) {
+  Expected<BuildAttempt> attempt =
+      measureBuild(BuildGRF::Large, "-cl-intel-256-GRF-per-thread",
+                   responseFor("spill_small_only.pvc.large"), kPVCGRFBytes);
+  ASSERT_TRUE(bool(attempt)) << toString(attempt.takeError());
+  EXPECT_EQ(attempt->spillSize, 0);
+  EXPECT_EQ(attempt->kernels[0].grfCount, 256);
+  EXPECT_EQ(attempt->kernels[0].nSpills, 0);
+}
+
+TEST(GRFBuildTest, PrivateArrayIsNeverSpill) {
+  WorkerResponse response = responseFor("private_array.pvc.small");
+  // Level Zero on NEO 22.43 reports the scratch size as spillMemSize; it must
+  // not become a spill.
+  response.kernels.push_back({"private_array", 32768, 1024});
+  Expected<BuildAttempt> attempt = measureBuild(
+      BuildGRF::Small, "-cl-intel-128-GRF-per-thread", response, kPVCGRFBytes);
+  ASSERT_TRUE(bool(attempt)) << toString(attempt.takeError());
+  const KernelMeasurement &k = attempt->kernels[0];
+  EXPECT_EQ(k.scratchSize, 32768);
+  EXPECT_EQ(k.spillSize, 0);
+  EXPECT_EQ(k.nSpills, 0);
+  EXPECT_EQ(k.privateSize, 1024);
+  EXPECT_EQ(attempt->spillSize, 0);
+}
+
+TEST(GRFBuildTest, FailedBuildCarriesTheLog) {
+  WorkerResponse response;
+  response.succeeded = false;
+  response.returnCode = -11;
+  response.log = "error: Double type is not supported on this platform.\n";
+  Expected<BuildAttempt> attempt =
+      measureBuild(BuildGRF::Large, "-x", response, kPVCGRFBytes);
+  ASSERT_FALSE(bool(attempt));
+  std::string message = toString(attempt.takeError());
+  EXPECT_NE(message.find("large build failed (code -11)"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("Double type is not supported"), std::string::npos);
+}
+
+TEST(GRFBuildTest, UnreadableBinaryIsAnError) {
+  WorkerResponse response;
+  response.succeeded = true;
+  response.binary = {'n', 'o', 'p', 'e'};
+  response.log = "Build succeeded.";
+  Expected<BuildAttempt> attempt =
+      measureBuild(BuildGRF::Small, "-x", response, kPVCGRFBytes);
+  ASSERT_FALSE(bool(attempt));
+  std::string message = toString(attempt.takeError());
+  EXPECT_NE(message.find("unreadable binary"), std::string::npos) << message;
+  EXPECT_NE(message.find("Build succeeded."), std::string::npos) << message;
+}
+
+//===----------------------------------------------------------------------===//
+// decideGRF
+//===----------------------------------------------------------------------===//
+
+/// A fake compiler: spill per mode, counting the builds it runs.
+struct FakeCompiler {
+  int64_t smallSpill = 0, largeSpill = 0, otherSpill = 0;
+  std::optional<BuildGRF> failOn;
+  std::vector<BuildGRF> built;
+
+  Expected<BuildAttempt> operator()(BuildGRF mode) {
+    built.push_back(mode);
+    if (failOn == mode)
+      return createStringError(inconvertibleErrorCode(),
+                               "IGC said no in %s mode",
+                               stringifyBuildGRF(mode).data());
+    BuildAttempt attempt;
+    attempt.mode = mode;
+    attempt.buildFlags = getBuildFlags(mode, WorkerBackend::Ocloc, "");
+    attempt.spillSize = mode == BuildGRF::Small   ? smallSpill
+                        : mode == BuildGRF::Large ? largeSpill
+                                                  : otherSpill;
+    KernelMeasurement kernel;
+    kernel.name = "k";
+    kernel.grfCount = mode == BuildGRF::Large ? 256 : 128;
+    kernel.spillSize = attempt.spillSize;
+    attempt.kernels.push_back(kernel);
+    return attempt;
+  }
+};
+
+Expected<GRFDecision> decide(GRFPolicy policy, AutoStrategy strategy,
+                             int64_t threshold, FakeCompiler &compiler) {
+  return decideGRF(policy, strategy, threshold,
+                   [&](BuildGRF mode) { return compiler(mode); });
+}
+
+TEST(GRFBuildTest, ForcedAndDefaultPoliciesBuildOnce) {
+  struct Case {
+    GRFPolicy policy;
+    BuildGRF mode;
+    const char *reason;
+  };
+  const Case cases[] = {
+      {GRFPolicy::Small, BuildGRF::Small,
+       "forced small mode built with 128 GRF and spilled 500 bytes"},
+      {GRFPolicy::Large, BuildGRF::Large,
+       "forced large mode built with 256 GRF and spilled 100 bytes"},
+      {GRFPolicy::Default, BuildGRF::Default,
+       "default mode (no GRF flag) built with 128 GRF and spilled 7 bytes"},
+  };
+  for (const Case &c : cases) {
+    FakeCompiler compiler{500, 100, 7};
+    // A forced mode never rebuilds, whatever it spills.
+    Expected<GRFDecision> d =
+        decide(c.policy, AutoStrategy::Measure, 0, compiler);
+    ASSERT_TRUE(bool(d)) << toString(d.takeError());
+    EXPECT_EQ(compiler.built, std::vector<BuildGRF>{c.mode});
+    ASSERT_EQ(d->attempts.size(), 1u);
+    EXPECT_EQ(d->chosen, 0u);
+    EXPECT_EQ(d->getChosen().mode, c.mode);
+    EXPECT_EQ(d->reason, c.reason);
+  }
+}
+
+TEST(GRFBuildTest, AutoKeepsSmallWhenItDoesNotSpill) {
+  FakeCompiler compiler{0, 0};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(compiler.built, std::vector<BuildGRF>{BuildGRF::Small});
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
+  EXPECT_EQ(d->reason, "small spilled 0 bytes <= threshold 0: kept small");
+}
+
+TEST(GRFBuildTest, AutoGoesLargeWhenLargeSpillsLess) {
+  FakeCompiler compiler{8704, 0};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(compiler.built,
+            (std::vector<BuildGRF>{BuildGRF::Small, BuildGRF::Large}));
+  ASSERT_EQ(d->attempts.size(), 2u);
+  EXPECT_EQ(d->attempts[0].spillSize, 8704);
+  EXPECT_EQ(d->attempts[1].spillSize, 0);
+  EXPECT_EQ(d->chosen, 1u);
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
+  EXPECT_EQ(d->reason, "small spilled 8704 bytes > threshold 0; large "
+                       "spilled 0 bytes: kept large");
+}
+
+TEST(GRFBuildTest, AutoKeepsLargeWhenBothSpill) {
+  FakeCompiler compiler{37120, 11648};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
+}
+
+TEST(GRFBuildTest, AutoKeepsSmallWhenLargeSpillsMore) {
+  FakeCompiler compiler{600, 900};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  ASSERT_EQ(d->attempts.size(), 2u);
+  EXPECT_EQ(d->chosen, 0u);
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
+  EXPECT_EQ(d->reason, "small spilled 600 bytes > threshold 0; large spilled "
+                       "900 bytes, not less: kept small");
+}
+
+TEST(GRFBuildTest, AutoKeepsSmallWhenLargeSpillsTheSame) {
+  // Large must spill strictly less to pay for halving occupancy.
+  FakeCompiler compiler{600, 600};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(d->attempts.size(), 2u);
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
+}
+
+TEST(GRFBuildTest, AutoThresholdIsStrictlyGreater) {
+  FakeCompiler atThreshold{1000, 0};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::Measure, 1000, atThreshold);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(atThreshold.built, std::vector<BuildGRF>{BuildGRF::Small});
+  EXPECT_EQ(d->reason,
+            "small spilled 1000 bytes <= threshold 1000: kept small");
+
+  FakeCompiler above{1001, 0};
+  d = decide(GRFPolicy::Auto, AutoStrategy::Measure, 1000, above);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(above.built.size(), 2u);
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
+}
+
+TEST(GRFBuildTest, AutoWithIGCStrategyBuildsOnce) {
+  FakeCompiler compiler{9999, 0, 42};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::IGC, 0, compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(compiler.built, std::vector<BuildGRF>{BuildGRF::IGCAuto});
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::IGCAuto);
+  EXPECT_EQ(d->reason, "IGC's auto mode chose 128 GRF and spilled 42 bytes");
+}
+
+TEST(GRFBuildTest, BuildErrorsPropagate) {
+  for (BuildGRF failing : {BuildGRF::Small, BuildGRF::Large}) {
+    FakeCompiler compiler{500, 0};
+    compiler.failOn = failing;
+    Expected<GRFDecision> d =
+        decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+    ASSERT_FALSE(bool(d));
+    std::string message = toString(d.takeError());
+    EXPECT_NE(message.find("IGC said no in " +
+                           stringifyBuildGRF(failing).str() + " mode"),
+              std::string::npos)
+        << message;
+  }
+  FakeCompiler compiler;
+  compiler.failOn = BuildGRF::IGCAuto;
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, AutoStrategy::IGC, 0, compiler);
+  ASSERT_FALSE(bool(d));
+  consumeError(d.takeError());
+}
+
+TEST(GRFBuildTest, AutoOnRealBuilds) {
+  // The measured pvc builds end to end: spill_small_only goes large,
+  // nospill stays small.
+  auto decideFor = [](StringRef kernel) {
+    return decideGRF(
+        GRFPolicy::Auto, AutoStrategy::Measure, 0, [&](BuildGRF mode) {
+          return measureBuild(
+              mode, getBuildFlags(mode, WorkerBackend::Ocloc, ""),
+              responseFor((kernel + ".pvc." + stringifyBuildGRF(mode)).str()),
+              kPVCGRFBytes);
+        });
+  };
+  Expected<GRFDecision> d = decideFor("spill_small_only");
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(d->reason, "small spilled 9600 bytes > threshold 0; large "
+                       "spilled 0 bytes: kept large");
+  EXPECT_EQ(d->getChosen().kernels[0].grfCount, 256);
+
+  d = decideFor("nospill");
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(d->attempts.size(), 1u);
+  EXPECT_EQ(d->getChosen().kernels[0].grfCount, 128);
+}
+
+} // namespace
