@@ -28,7 +28,10 @@ inline void registerXPUDialectAndModels(DialectRegistry &registry) {
 }
 
 /// Registers every xpu pass (and pass pipeline) with the global registry.
-inline void registerAllXPUPasses() { registerXPUPasses(); }
+inline void registerAllXPUPasses() {
+  registerXPUPasses();
+  registerCodegenPipeline();
+}
 
 } // namespace mlir::xpu
 

@@ -9,8 +9,10 @@
 
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -18,6 +20,61 @@ namespace mlir::xpu {
 
 #define GEN_PASS_DECL
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h.inc"
+
+/// Options of the whole flow, `xpu-codegen-pipeline`.
+struct CodegenPipelineOptions
+    : public PassPipelineOptions<CodegenPipelineOptions> {
+  PassOptions::Option<std::string> arch{
+      *this, "arch", llvm::cl::desc("Intel GPU device architecture"),
+      llvm::cl::init("pvc")};
+  PassOptions::Option<GRFMode> grfMode{
+      *this, "grf-mode", llvm::cl::desc("Requested GRF mode"),
+      llvm::cl::init(GRFMode::Auto),
+      llvm::cl::values(clEnumValN(GRFMode::Small, "small", "128 registers"),
+                       clEnumValN(GRFMode::Large, "large", "256 registers"),
+                       clEnumValN(GRFMode::Auto, "auto", "measured"),
+                       clEnumValN(GRFMode::Default, "default", "no flag"))};
+  PassOptions::Option<std::string> module{
+      *this, "module",
+      llvm::cl::desc("Regular expression selecting gpu.module names")};
+  PassOptions::Option<std::string> flags{
+      *this, "flags", llvm::cl::desc("Extra native compiler build options")};
+  PassOptions::Option<BackendKind> backend{
+      *this, "backend", llvm::cl::desc("Native compiler"),
+      llvm::cl::init(BackendKind::Auto),
+      llvm::cl::values(
+          clEnumValN(BackendKind::Auto, "auto", "Level Zero GPU, else ocloc"),
+          clEnumValN(BackendKind::Ocloc, "ocloc", "libocloc"),
+          clEnumValN(BackendKind::LevelZero, "level-zero", "Level Zero"))};
+  PassOptions::Option<int64_t> spillThreshold{
+      *this, "spill-threshold",
+      llvm::cl::desc("auto: build large when small spills more bytes"),
+      llvm::cl::init(0)};
+  PassOptions::Option<AutoStrategy> autoStrategy{
+      *this, "auto-strategy", llvm::cl::desc("How auto is resolved"),
+      llvm::cl::init(AutoStrategy::Measure),
+      llvm::cl::values(
+          clEnumValN(AutoStrategy::Measure, "measure", "build and compare"),
+          clEnumValN(AutoStrategy::IGC, "igc", "IGC's auto flag"))};
+  PassOptions::Option<std::string> cacheDir{
+      *this, "cache-dir", llvm::cl::desc("Persistent cache directory")};
+  PassOptions::Option<unsigned> jobs{
+      *this, "jobs", llvm::cl::desc("Parallel compiler workers"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> report{
+      *this, "report", llvm::cl::desc("JSON report path")};
+  PassOptions::Option<bool> remarks{
+      *this, "remarks", llvm::cl::desc("Explain each GRF decision"),
+      llvm::cl::init(false)};
+};
+
+/// Adds the whole flow: attach the target, resolve GRF modes, lower
+/// gpu/arith/memref/vector/scf/math to LLVM, emit SPIR-V, compile natively.
+void buildCodegenPipeline(OpPassManager &pm,
+                          const CodegenPipelineOptions &options);
+
+/// Registers `xpu-codegen-pipeline`.
+void registerCodegenPipeline();
 
 #define GEN_PASS_REGISTRATION
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h.inc"

@@ -49,4 +49,123 @@ def XPUAttachTarget : Pass<"xpu-attach-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
+  let summary = "Resolve each kernel's GRF mode and split mixed-mode modules";
+  let description = [{
+    Resolves the GRF mode of every kernel in every `gpu.module` that has an
+    `#xpu.target`, with this precedence: an `xpu.grf_mode` on the kernel,
+    else one on the `gpu.module`, else the target's `grf_mode`.
+
+    Build flags apply to a whole module, so a module whose kernels resolve to
+    different modes is split into one module per mode (named
+    `<module>_<mode>`; the group that follows the target keeps the original
+    name). Non-kernel functions are copied into every part, and every
+    `gpu.launch_func` is rewritten to the part that holds its kernel. Each
+    resulting module carries its mode as `xpu.grf_mode` when it was set
+    explicitly; otherwise the target's mode applies.
+
+    A mode the target's device cannot honour (`large` on `tgllp`) is an error
+    at the kernel or module that asked for it.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numSplitModules", "split-modules",
+              "Modules created by splitting mixed-mode modules">,
+    Statistic<"numRewrittenLaunches", "rewritten-launches",
+              "gpu.launch_func ops redirected to a split module">,
+  ];
+}
+
+def XPUEmitSPIRV : Pass<"xpu-emit-spirv", "::mlir::ModuleOp"> {
+  let summary = "Serialize #xpu.target gpu.module ops to SPIR-V gpu.binary ops";
+  let description = [{
+    Replaces every `gpu.module` that lists `#xpu.target`s by a `gpu.binary`
+    of the same name holding one SPIR-V object per target. A module in the
+    LLVM dialect goes through LLVM's SPIR-V backend; a module holding a
+    `spirv.module` goes through MLIR's SPIR-V serializer. The SPIR-V is
+    validated with SPIRV-Tools; invalid SPIR-V is an error at the module.
+    The module's `xpu.grf_mode` moves to the binary. Modules without an
+    `#xpu.target` are left alone; mixing `#xpu.target` with other targets
+    is an error (use `gpu-module-to-binary` for those).
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
+           "LLVM optimization level before SPIR-V emission">,
+  ];
+}
+
+def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
+  let summary = "Compile SPIR-V objects to native code and decide the GRF mode";
+  let description = [{
+    Compiles every SPIR-V object of an `#xpu.target` in every `gpu.binary`
+    (from `xpu-emit-spirv`, or SPIR-V made elsewhere) to a native zebin with
+    the real Intel Graphics Compiler, running in isolated worker processes.
+    The GRF policy of an object is the binary's `xpu.grf_mode`, else the
+    target's `grf_mode`:
+
+    * `small`, `large`, `default`: one build; a forced mode that spills gets
+      a warning.
+    * `auto`: build small; if it spills more than `spill-threshold` bytes,
+      build large too and keep large only if it spills strictly less.
+      `auto-strategy=igc` instead passes IGC's own auto flag once and reads
+      the chosen mode from the binary.
+
+    Each object becomes `#gpu.object<#xpu.target<...>, properties = {...},
+    bin = "...">` with `grf_mode`, `n_regs` (from the final flags: 128, 256,
+    or 0 when they do not pin the mode), `spill_size` (bytes per thread),
+    `build_flags`, `backend`, `attempts`, `decision` and per-kernel
+    `kernels` facts (`grf_count`, `simd`, `spill_size`, `private_size`,
+    `n_spills`). A module that fails (invalid SPIR-V, a compiler error, a
+    crashed or runaway compiler) is an error at its `gpu.binary` carrying
+    the cause and build log; the other modules still compile and are
+    reported.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"backend", "backend", "::mlir::xpu::BackendKind",
+           /*default=*/"::mlir::xpu::BackendKind::Auto",
+           "Native compiler", [{::llvm::cl::values(
+             clEnumValN(::mlir::xpu::BackendKind::Auto, "auto",
+                        "Level Zero with a matching Intel GPU, else ocloc"),
+             clEnumValN(::mlir::xpu::BackendKind::Ocloc, "ocloc",
+                        "IGC through libocloc (no GPU needed)"),
+             clEnumValN(::mlir::xpu::BackendKind::LevelZero, "level-zero",
+                        "the Level Zero driver's compiler"))}]>,
+    Option<"spillThreshold", "spill-threshold", "int64_t", /*default=*/"0",
+           "auto: build large too when small spills more than this many "
+           "bytes">,
+    Option<"autoStrategy", "auto-strategy", "::mlir::xpu::AutoStrategy",
+           /*default=*/"::mlir::xpu::AutoStrategy::Measure",
+           "How auto is resolved", [{::llvm::cl::values(
+             clEnumValN(::mlir::xpu::AutoStrategy::Measure, "measure",
+                        "build small, and large when small spills"),
+             clEnumValN(::mlir::xpu::AutoStrategy::IGC, "igc",
+                        "one build with IGC's auto-large-GRF flag"))}]>,
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
+           "Persistent cache directory ('none' disables; default: "
+           "$XPU_CODEGEN_CACHE_DIR or ~/.cache/xpu-codegen)">,
+    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
+           "Worker processes compiling in parallel (0: number of cores)">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write a JSON report of every decision to this path">,
+    Option<"remarks", "remarks", "bool", /*default=*/"false",
+           "Emit a remark explaining each module's GRF decision">,
+    Option<"timeoutMs", "timeout-ms", "uint64_t", /*default=*/"300000",
+           "Wall-clock limit per compile, in milliseconds (0: none)">,
+    Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",
+           /*default=*/"8192",
+           "Address-space limit per compiler worker, in MiB (0: none)">,
+  ];
+  let statistics = [
+    Statistic<"numObjects", "objects", "SPIR-V objects compiled">,
+    Statistic<"numFailed", "failed", "Objects that failed to compile">,
+    Statistic<"numBuilds", "builds", "Native builds run or reused">,
+  ];
+}
+
 #endif // XPUCODEGEN_DIALECT_XPU_TRANSFORMS_PASSES_TD

@@ -1,0 +1,103 @@
+//===- NativeCodegenDriver.h - SPIR-V modules to native code ----*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles a batch of SPIR-V modules to native code with the GRF decision of
+// each: unique builds run once (deduplicated by content), concurrently on the
+// worker pool, and results come back in input order whatever the `jobs`
+// value. Independent of MLIR: the passes, the gpu::TargetAttrInterface model
+// and the Python package all drive it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_CODEGEN_NATIVECODEGENDRIVER_H
+#define XPUCODEGEN_TARGET_CODEGEN_NATIVECODEGENDRIVER_H
+
+#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Target/Worker/WorkerPool.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+
+/// Which native compiler to use.
+enum class BackendKind : uint8_t { Auto, Ocloc, LevelZero };
+
+llvm::StringRef stringifyBackendKind(BackendKind kind);
+
+struct NativeCodegenOptions {
+  BackendKind backend = BackendKind::Auto;
+  /// `auto` builds large too only when small spills more than this (bytes).
+  int64_t spillThreshold = 0;
+  AutoStrategy autoStrategy = AutoStrategy::Measure;
+  /// Worker processes (0: number of hardware threads).
+  unsigned jobs = 0;
+  /// Persistent cache directory; empty: default location, "none": disabled.
+  std::string cacheDir;
+  WorkerLimits limits;
+};
+
+/// One SPIR-V module to compile for one device.
+struct ModuleCompileRequest {
+  /// Name for diagnostics and reports (the gpu.module / gpu.binary name).
+  std::string name;
+  /// Device name or alias.
+  std::string arch;
+  GRFPolicy policy = GRFPolicy::Auto;
+  /// Extra build options appended to the GRF flag.
+  std::string extraFlags;
+  std::vector<char> spirv;
+};
+
+/// The outcome for one module.
+struct ModuleCompileResult {
+  std::string name;
+  /// Canonical device name.
+  std::string arch;
+  GRFDecision decision;
+  /// Backend that compiled ("ocloc" or "level-zero") and why it was chosen.
+  std::string backend;
+  std::string backendReason;
+  /// Identity of the compiler that produced the binary.
+  std::string compilerIdentity;
+  /// "hit" when every build came from the cache, "miss" when any compiled,
+  /// "off" when the cache is disabled.
+  std::string cache;
+};
+
+/// The GRF mode a kept build really runs in: what its flags pin, or for
+/// IGC's auto flag the mode IGC chose (read from the binary's grf_count).
+/// "small", "large" or "default".
+llvm::StringRef getEffectiveGRFMode(const BuildAttempt &attempt);
+
+class NativeCodegenDriver {
+public:
+  static llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
+  create(const NativeCodegenOptions &options);
+  ~NativeCodegenDriver();
+
+  /// Compiles every request; element i of the result belongs to request i.
+  /// A failure of one module (invalid SPIR-V, build error, dead worker) is
+  /// that module's error only.
+  std::vector<llvm::Expected<ModuleCompileResult>>
+  compile(llvm::ArrayRef<ModuleCompileRequest> requests);
+
+  const NativeCodegenOptions &getOptions() const { return options; }
+
+private:
+  explicit NativeCodegenDriver(const NativeCodegenOptions &options);
+  struct Impl;
+  NativeCodegenOptions options;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_CODEGEN_NATIVECODEGENDRIVER_H

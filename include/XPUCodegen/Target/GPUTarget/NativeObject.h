@@ -1,0 +1,39 @@
+//===- NativeObject.h - Native code results as #gpu.object ------*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place that turns a native compile result into IR, shared by
+// xpu-native-codegen and the gpu::TargetAttrInterface model so both produce
+// the same properties.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_GPUTARGET_NATIVEOBJECT_H
+#define XPUCODEGEN_TARGET_GPUTARGET_NATIVEOBJECT_H
+
+#include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::xpu {
+
+/// The GRF policy for `target` on `op` (a gpu.module or gpu.binary): the op's
+/// `xpu.grf_mode` if present, else the target's grf_mode.
+GRFPolicy getGRFPolicy(Operation *op, TargetAttr target);
+
+/// The `properties` dictionary of DESIGN.md's output contract.
+DictionaryAttr getNativeObjectProperties(MLIRContext *context,
+                                         const ModuleCompileResult &result);
+
+/// A compile request for the SPIR-V `spirv` of `op` (named `name`) and
+/// `target`; `extraFlags` is appended to the target's flags.
+ModuleCompileRequest getCompileRequest(Operation *op, StringRef name,
+                                       TargetAttr target, ArrayRef<char> spirv,
+                                       StringRef extraFlags = {});
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_GPUTARGET_NATIVEOBJECT_H

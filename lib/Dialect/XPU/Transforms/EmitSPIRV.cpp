@@ -1,0 +1,73 @@
+//===- EmitSPIRV.cpp - #xpu.target gpu.module ops to SPIR-V binaries ------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUEMITSPIRV
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+namespace {
+struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Hosts that load only the pass plugin still need the translations.
+    registerXPUTargetInterfaceExternalModels(registry);
+  }
+
+  void runOnOperation() override {
+    bool failed = false;
+    for (auto module : llvm::make_early_inc_range(
+             getOperation().getOps<gpu::GPUModuleOp>()))
+      failed |= mlir::failed(emitModule(module));
+    if (failed)
+      signalPassFailure();
+  }
+
+  LogicalResult emitModule(gpu::GPUModuleOp module) {
+    ArrayAttr targets = module.getTargetsAttr();
+    if (!targets || llvm::none_of(targets, llvm::IsaPred<TargetAttr>))
+      return success();
+    for (Attribute target : targets)
+      if (!isa<TargetAttr>(target))
+        return module.emitError()
+               << "xpu-emit-spirv: cannot mix #xpu.target with " << target
+               << "; use gpu-module-to-binary for other targets";
+
+    FailureOr<SmallVector<char, 0>> spirv = emitSPIRV(module, optLevel);
+    if (mlir::failed(spirv))
+      return failure();
+
+    MLIRContext *context = &getContext();
+    auto payload = StringAttr::get(context, StringRef(spirv->data(),
+                                                      spirv->size()));
+    SmallVector<Attribute> objects;
+    for (Attribute target : targets)
+      objects.push_back(gpu::ObjectAttr::get(
+          context, target, gpu::CompilationTarget::Assembly, payload,
+          /*properties=*/nullptr, /*kernels=*/nullptr));
+
+    OpBuilder builder(module);
+    auto binary = gpu::BinaryOp::create(builder, module.getLoc(),
+                                        module.getName(), /*handler=*/nullptr,
+                                        builder.getArrayAttr(objects));
+    if (Attribute mode = module->getAttr(XPUDialect::kGRFModeAttrName))
+      binary->setAttr(XPUDialect::kGRFModeAttrName, mode);
+    module.erase();
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,154 @@
+//===- SelectGRFMode.cpp - Resolve GRF modes, split mixed modules ---------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUSELECTGRFMODE
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// Kernels before and after lowering: gpu.func kernels, or functions that
+/// still carry the gpu.kernel marker.
+static bool isKernel(Operation *op) {
+  if (auto func = dyn_cast<gpu::GPUFuncOp>(op))
+    return func.isKernel();
+  return isa<FunctionOpInterface>(op) &&
+         op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName());
+}
+
+static std::optional<GRFMode> getExplicitMode(Operation *op) {
+  if (auto mode = op->getAttrOfType<GRFModeAttr>(XPUDialect::kGRFModeAttrName))
+    return mode.getValue();
+  return std::nullopt;
+}
+
+namespace {
+/// Kernels grouped by resolved mode, in first-seen order; std::nullopt is the
+/// group that follows the target's grf_mode.
+using ModeGroups =
+    llvm::MapVector<std::optional<GRFMode>, SmallVector<StringAttr>>;
+
+struct SelectGRFModePass
+    : public xpu::impl::XPUSelectGRFModeBase<SelectGRFModePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    SymbolTable symbols(top);
+    bool failed = false;
+    for (auto module : llvm::make_early_inc_range(top.getOps<gpu::GPUModuleOp>()))
+      failed |= mlir::failed(selectModule(module, symbols));
+    if (failed)
+      signalPassFailure();
+  }
+
+  LogicalResult selectModule(gpu::GPUModuleOp module, SymbolTable &symbols) {
+    ArrayAttr targets = module.getTargetsAttr();
+    SmallVector<TargetAttr> xpuTargets;
+    if (targets)
+      for (Attribute target : targets)
+        if (auto xpuTarget = dyn_cast<TargetAttr>(target))
+          xpuTargets.push_back(xpuTarget);
+    if (xpuTargets.empty())
+      return success();
+
+    std::optional<GRFMode> moduleMode = getExplicitMode(module);
+    ModeGroups groups;
+    bool failed = false;
+    for (Operation &op : module.getBody()->getOperations()) {
+      if (!isKernel(&op))
+        continue;
+      std::optional<GRFMode> mode = getExplicitMode(&op);
+      Operation *requester = mode ? &op : module.getOperation();
+      if (!mode)
+        mode = moduleMode;
+      if (mode == GRFMode::Large)
+        for (TargetAttr target : xpuTargets)
+          if (!lookupDevice(target.getArch())->supportsLargeGRF) {
+            requester->emitError()
+                << "xpu-select-grf-mode: large GRF mode requested, but arch '"
+                << target.getArch() << "' does not support it";
+            failed = true;
+          }
+      groups[mode].push_back(SymbolTable::getSymbolName(&op));
+    }
+    if (failed)
+      return failure();
+    if (groups.size() <= 1) {
+      if (!groups.empty() && groups.front().first)
+        module->setAttr(XPUDialect::kGRFModeAttrName,
+                        GRFModeAttr::get(&getContext(), *groups.front().first));
+      return success();
+    }
+    splitModule(module, groups, symbols);
+    return success();
+  }
+
+  /// Keeps the target-following group (or the first) in `module` and moves
+  /// every other group to a copy of the module named after its mode.
+  void splitModule(gpu::GPUModuleOp module, ModeGroups &groups,
+                   SymbolTable &symbols) {
+    MLIRContext *context = &getContext();
+    auto primary = groups.find(std::nullopt);
+    if (primary == groups.end())
+      primary = groups.begin();
+
+    // kernel name -> the module that now holds it.
+    llvm::DenseMap<StringAttr, StringAttr> movedKernels;
+    OpBuilder builder(context);
+    builder.setInsertionPointAfter(module);
+    for (auto group = groups.begin(); group != groups.end(); ++group) {
+      if (group == primary)
+        continue;
+      GRFMode mode = *group->first;
+      auto part = cast<gpu::GPUModuleOp>(builder.clone(*module));
+      // SymbolTable::insert renames on a clash, keeping names unique.
+      part.setName((module.getName() + "_" + stringifyGRFMode(mode)).str());
+      symbols.insert(part, builder.getInsertionPoint());
+      builder.setInsertionPointAfter(part);
+      part->setAttr(XPUDialect::kGRFModeAttrName,
+                    GRFModeAttr::get(context, mode));
+
+      llvm::SmallDenseSet<StringAttr> keep(group->second.begin(),
+                                           group->second.end());
+      for (Operation &op :
+           llvm::make_early_inc_range(part.getBody()->getOperations()))
+        if (isKernel(&op) && !keep.contains(SymbolTable::getSymbolName(&op)))
+          op.erase();
+      for (StringAttr kernel : group->second) {
+        SymbolTable::lookupSymbolIn(module, kernel)->erase();
+        movedKernels[kernel] = part.getNameAttr();
+      }
+      ++numSplitModules;
+    }
+    if (primary->first)
+      module->setAttr(XPUDialect::kGRFModeAttrName,
+                      GRFModeAttr::get(context, *primary->first));
+    else
+      module->removeAttr(XPUDialect::kGRFModeAttrName);
+
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() != module.getNameAttr())
+        return;
+      StringAttr target = movedKernels.lookup(launch.getKernelName());
+      if (!target)
+        return;
+      launch.setKernelAttr(SymbolRefAttr::get(
+          target, {FlatSymbolRefAttr::get(launch.getKernelName())}));
+      ++numRewrittenLaunches;
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,253 @@
+//===- NativeCodegenDriver.cpp - SPIR-V modules to native code ------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/BackendSelection.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
+#include "llvm/Support/ThreadPool.h"
+
+#include <future>
+#include <mutex>
+
+using namespace mlir::xpu;
+
+llvm::StringRef mlir::xpu::stringifyBackendKind(BackendKind kind) {
+  switch (kind) {
+  case BackendKind::Auto:
+    return "auto";
+  case BackendKind::Ocloc:
+    return "ocloc";
+  case BackendKind::LevelZero:
+    return "level-zero";
+  }
+  llvm_unreachable("unknown backend kind");
+}
+
+llvm::StringRef mlir::xpu::getEffectiveGRFMode(const BuildAttempt &attempt) {
+  switch (attempt.mode) {
+  case BuildGRF::Small:
+    return "small";
+  case BuildGRF::Large:
+    return "large";
+  case BuildGRF::Default:
+    return "default";
+  case BuildGRF::IGCAuto:
+    break;
+  }
+  for (const KernelMeasurement &kernel : attempt.kernels)
+    if (kernel.grfCount > 128)
+      return "large";
+  return "small";
+}
+
+namespace {
+/// The outcome of one unique build, shared by every module that asked for it.
+struct SharedBuild {
+  std::optional<BuildAttempt> attempt;
+  std::string error;
+};
+using SharedBuildFuture = std::shared_future<std::shared_ptr<SharedBuild>>;
+
+/// A request after the checks that need no compiler.
+struct PreparedModule {
+  const DeviceInfo *device = nullptr;
+  /// Hex SHA-256 of the SPIR-V, computed once per module.
+  std::string spirvDigest;
+  BackendChoice backend;
+  std::string compilerIdentity;
+  GRFPolicy policy = GRFPolicy::Auto;
+  std::string policyNote;
+};
+} // namespace
+
+struct NativeCodegenDriver::Impl {
+  WorkerPool *pool = nullptr;
+  std::mutex mutex;
+  /// Builds started in this driver, by build key: identical builds run once.
+  llvm::StringMap<SharedBuildFuture> builds;
+};
+
+NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)
+    : options(options), impl(std::make_unique<Impl>()) {}
+
+NativeCodegenDriver::~NativeCodegenDriver() = default;
+
+llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
+NativeCodegenDriver::create(const NativeCodegenOptions &options) {
+  llvm::Expected<WorkerPool &> pool =
+      WorkerPool::getShared(options.jobs, options.limits);
+  if (!pool)
+    return pool.takeError();
+  std::unique_ptr<NativeCodegenDriver> driver(new NativeCodegenDriver(options));
+  driver->impl->pool = &*pool;
+  return driver;
+}
+
+/// The content address of one build: everything that can change its output.
+static std::string getBuildKey(const PreparedModule &module,
+                               llvm::StringRef buildFlags) {
+  // Bump when the meaning of a cached build changes.
+  static constexpr llvm::StringLiteral kFormatVersion = "xpu-build-v1";
+  llvm::SHA256 hash;
+  for (llvm::StringRef part :
+       {llvm::StringRef(kFormatVersion), llvm::StringRef(module.spirvDigest),
+        llvm::StringRef(module.device->name), buildFlags,
+        module.backend.name, llvm::StringRef(module.compilerIdentity)}) {
+    hash.update(part);
+    hash.update(llvm::ArrayRef<uint8_t>{0});
+  }
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+static llvm::Expected<PreparedModule>
+prepare(const ModuleCompileRequest &request,
+        const NativeCodegenOptions &options, WorkerPool &pool) {
+  PreparedModule module;
+  module.device = lookupDevice(request.arch);
+  if (!module.device)
+    return llvm::createStringError(
+        llvm::formatv("unknown Intel GPU arch '{0}'; valid archs: {1}",
+                      request.arch, getValidDeviceNames()));
+  if (llvm::Error error = validateSPIRV(request.spirv))
+    return error;
+
+  module.policy = request.policy;
+  if (!module.device->supportsLargeGRF) {
+    if (request.policy == GRFPolicy::Large)
+      return llvm::createStringError(llvm::formatv(
+          "arch '{0}' does not support large GRF mode: IGC would silently "
+          "ignore the flag and build 128 registers",
+          request.arch));
+    // Measuring a large build here would measure a small one twice.
+    if (request.policy == GRFPolicy::Auto &&
+        options.autoStrategy == AutoStrategy::Measure) {
+      module.policy = GRFPolicy::Small;
+      module.policyNote = llvm::formatv("arch '{0}' has no large GRF mode; ",
+                                        module.device->name)
+                              .str();
+    }
+  }
+
+  llvm::Expected<BackendChoice> backend =
+      selectBackend(options.backend, *module.device);
+  if (!backend)
+    return backend.takeError();
+  module.backend = *backend;
+
+  llvm::Expected<std::string> identity =
+      pool.getCompilerIdentity(module.backend.worker);
+  if (!identity)
+    return identity.takeError();
+  module.compilerIdentity = *identity;
+
+  module.spirvDigest = llvm::toHex(
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef(llvm::StringRef(
+          request.spirv.data(), request.spirv.size()))),
+      /*LowerCase=*/true);
+  return module;
+}
+
+std::vector<llvm::Expected<ModuleCompileResult>>
+NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
+  std::vector<std::optional<llvm::Expected<ModuleCompileResult>>> results(
+      requests.size());
+
+  // One build, deduplicated: the first asker compiles, the others wait.
+  auto build = [&](const ModuleCompileRequest &request,
+                   const PreparedModule &module,
+                   BuildGRF mode) -> llvm::Expected<BuildAttempt> {
+    std::string flags = getBuildFlags(mode, module.backend.worker,
+                                      request.extraFlags);
+    std::string key = getBuildKey(module, flags);
+
+    std::promise<std::shared_ptr<SharedBuild>> promise;
+    SharedBuildFuture future;
+    bool owner = false;
+    {
+      std::lock_guard<std::mutex> lock(impl->mutex);
+      auto [it, inserted] = impl->builds.try_emplace(key);
+      if (inserted) {
+        it->second = promise.get_future().share();
+        owner = true;
+      }
+      future = it->second;
+    }
+    if (owner) {
+      auto outcome = std::make_shared<SharedBuild>();
+      WorkerRequest job;
+      job.backend = module.backend.worker;
+      job.device = module.device->name.str();
+      job.options = flags;
+      job.spirv = request.spirv;
+      llvm::Expected<WorkerResponse> response = impl->pool->run(job);
+      if (!response) {
+        outcome->error = llvm::toString(response.takeError());
+      } else {
+        llvm::Expected<BuildAttempt> attempt =
+            measureBuild(mode, flags, *response, module.device->grfBytes);
+        if (attempt)
+          outcome->attempt = std::move(*attempt);
+        else
+          outcome->error = llvm::toString(attempt.takeError());
+      }
+      promise.set_value(std::move(outcome));
+    }
+    std::shared_ptr<SharedBuild> outcome = future.get();
+    if (!outcome->attempt)
+      return llvm::createStringError(outcome->error);
+    return *outcome->attempt;
+  };
+
+  auto compileOne = [&](size_t index) {
+    const ModuleCompileRequest &request = requests[index];
+    llvm::Expected<PreparedModule> module =
+        prepare(request, options, *impl->pool);
+    if (!module) {
+      results[index] = module.takeError();
+      return;
+    }
+    llvm::Expected<GRFDecision> decision =
+        decideGRF(module->policy, options.autoStrategy, options.spillThreshold,
+                  [&](BuildGRF mode) { return build(request, *module, mode); });
+    if (!decision) {
+      results[index] = decision.takeError();
+      return;
+    }
+    ModuleCompileResult result;
+    result.name = request.name;
+    result.arch = module->device->name.str();
+    result.decision = std::move(*decision);
+    result.decision.reason = module->policyNote + result.decision.reason;
+    result.backend = module->backend.name.str();
+    result.backendReason = module->backend.reason;
+    result.compilerIdentity = module->compilerIdentity;
+    result.cache = "off";
+    results[index] = std::move(result);
+  };
+
+  unsigned threads = impl->pool->getMaxWorkers();
+  if (threads <= 1 || requests.size() <= 1) {
+    for (size_t i = 0, e = requests.size(); i < e; ++i)
+      compileOne(i);
+  } else {
+    llvm::StdThreadPool threadPool(llvm::hardware_concurrency(threads));
+    for (size_t i = 0, e = requests.size(); i < e; ++i)
+      threadPool.async([&, i] { compileOne(i); });
+    threadPool.wait();
+  }
+
+  std::vector<llvm::Expected<ModuleCompileResult>> ordered;
+  ordered.reserve(results.size());
+  for (auto &result : results)
+    ordered.push_back(std::move(*result));
+  return ordered;
+}

@@ -1,0 +1,104 @@
+//===- NativeObject.cpp - Native code results as #gpu.object --------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/GPUTarget/NativeObject.h"
+#include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+static GRFPolicy toPolicy(GRFMode mode) {
+  switch (mode) {
+  case GRFMode::Small:
+    return GRFPolicy::Small;
+  case GRFMode::Large:
+    return GRFPolicy::Large;
+  case GRFMode::Auto:
+    return GRFPolicy::Auto;
+  case GRFMode::Default:
+    return GRFPolicy::Default;
+  }
+  llvm_unreachable("unknown GRF mode");
+}
+
+GRFPolicy mlir::xpu::getGRFPolicy(Operation *op, TargetAttr target) {
+  if (auto mode = op->getAttrOfType<GRFModeAttr>(XPUDialect::kGRFModeAttrName))
+    return toPolicy(mode.getValue());
+  return toPolicy(target.getGrfMode());
+}
+
+ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op,
+                                                  StringRef name,
+                                                  TargetAttr target,
+                                                  ArrayRef<char> spirv,
+                                                  StringRef extraFlags) {
+  ModuleCompileRequest request;
+  request.name = name.str();
+  request.arch = target.getArch().str();
+  request.policy = getGRFPolicy(op, target);
+  SmallVector<StringRef, 2> flags;
+  for (StringRef part : {target.getFlags(), extraFlags})
+    if (!part.trim().empty())
+      flags.push_back(part.trim());
+  request.extraFlags = llvm::join(flags, " ");
+  request.spirv.assign(spirv.begin(), spirv.end());
+  return request;
+}
+
+DictionaryAttr
+mlir::xpu::getNativeObjectProperties(MLIRContext *context,
+                                     const ModuleCompileResult &result) {
+  Builder builder(context);
+  const BuildAttempt &chosen = result.decision.getChosen();
+
+  SmallVector<NamedAttribute> kernels;
+  for (const KernelMeasurement &kernel : chosen.kernels)
+    kernels.push_back(builder.getNamedAttr(
+        kernel.name,
+        builder.getDictionaryAttr({
+            builder.getNamedAttr("grf_count",
+                                 builder.getI64IntegerAttr(kernel.grfCount)),
+            builder.getNamedAttr("simd", builder.getI64IntegerAttr(kernel.simd)),
+            builder.getNamedAttr("spill_size",
+                                 builder.getI64IntegerAttr(kernel.spillSize)),
+            builder.getNamedAttr("private_size",
+                                 builder.getI64IntegerAttr(kernel.privateSize)),
+            builder.getNamedAttr("n_spills",
+                                 builder.getI64IntegerAttr(kernel.nSpills)),
+        })));
+
+  SmallVector<Attribute> attempts;
+  for (const BuildAttempt &attempt : result.decision.attempts)
+    attempts.push_back(builder.getDictionaryAttr({
+        builder.getNamedAttr("grf_mode", builder.getStringAttr(
+                                             stringifyBuildGRF(attempt.mode))),
+        builder.getNamedAttr("build_flags",
+                             builder.getStringAttr(attempt.buildFlags)),
+        builder.getNamedAttr("spill_size",
+                             builder.getI64IntegerAttr(attempt.spillSize)),
+    }));
+
+  GRFMode mode =
+      symbolizeGRFMode(getEffectiveGRFMode(chosen)).value_or(GRFMode::Default);
+  return builder.getDictionaryAttr({
+      builder.getNamedAttr("grf_mode", GRFModeAttr::get(context, mode)),
+      builder.getNamedAttr("n_regs",
+                           builder.getI32IntegerAttr(getNRegs(chosen.mode))),
+      builder.getNamedAttr("spill_size",
+                           builder.getI64IntegerAttr(chosen.spillSize)),
+      builder.getNamedAttr("build_flags",
+                           builder.getStringAttr(chosen.buildFlags)),
+      builder.getNamedAttr("backend", builder.getStringAttr(result.backend)),
+      builder.getNamedAttr("arch", builder.getStringAttr(result.arch)),
+      builder.getNamedAttr("decision",
+                           builder.getStringAttr(result.decision.reason)),
+      builder.getNamedAttr("attempts", builder.getArrayAttr(attempts)),
+      builder.getNamedAttr("kernels", builder.getDictionaryAttr(kernels)),
+  });
+}

@@ -1,0 +1,55 @@
+//===- SPIRVValidator.cpp - Screen SPIR-V before IGC sees it --------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Endian.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include "spirv-tools/libspirv.hpp"
+
+#include <cstring>
+#include <vector>
+
+using namespace mlir::xpu;
+
+static constexpr uint32_t kSPIRVMagic = 0x07230203;
+
+bool mlir::xpu::isSPIRV(llvm::ArrayRef<char> bytes) {
+  if (bytes.size() < 4)
+    return false;
+  uint32_t word = llvm::support::endian::read32le(bytes.data());
+  return word == kSPIRVMagic || llvm::byteswap(word) == kSPIRVMagic;
+}
+
+llvm::Error mlir::xpu::validateSPIRV(llvm::ArrayRef<char> spirv) {
+  if (!isSPIRV(spirv))
+    return llvm::createStringError(
+        "not a SPIR-V module (no SPIR-V magic number in the first 4 bytes)");
+  if (spirv.size() % 4 != 0)
+    return llvm::createStringError(llvm::formatv(
+        "truncated SPIR-V module: {0} bytes is not a whole number of words",
+        spirv.size()));
+
+  std::vector<uint32_t> words(spirv.size() / 4);
+  std::memcpy(words.data(), spirv.data(), spirv.size());
+
+  std::vector<std::string> messages;
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_4);
+  tools.SetMessageConsumer([&](spv_message_level_t, const char *,
+                               const spv_position_t &position,
+                               const char *message) {
+    messages.push_back(
+        llvm::formatv("word {0}: {1}", position.index, message).str());
+  });
+  if (tools.Validate(words))
+    return llvm::Error::success();
+  if (messages.empty())
+    messages.push_back("the validator rejected the module");
+  return llvm::createStringError("invalid SPIR-V: " +
+                                 llvm::join(messages, "; "));
+}
