@@ -99,8 +99,12 @@ public:
   virtual llvm::Expected<WorkerResponse> run(const WorkerRequest &request) = 0;
 
   /// Identity of the compiler behind `backend` (library versions), for cache
-  /// keys and reports, e.g. "ocloc 22.43.24595 (IGC 1.0.12504)".
-  virtual llvm::Expected<std::string> getCompilerIdentity(WorkerBackend backend) = 0;
+  /// keys and reports, e.g. "ocloc 22.43.24595 (API 1.0; 3 libraries
+  /// 0123456789abcdef)": the driver version, the API version and a hash of
+  /// the contents of libocloc, libigdfcl and libigc as loaded by a worker.
+  /// Cached; errors (e.g. a backend the worker lacks) are not.
+  virtual llvm::Expected<std::string>
+  getCompilerIdentity(WorkerBackend backend) = 0;
 
   virtual unsigned getMaxWorkers() const = 0;
 };

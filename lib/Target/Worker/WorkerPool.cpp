@@ -1,0 +1,718 @@
+//===- WorkerPool.cpp - Isolated native compiler worker processes ---------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Host side of the compiler workers: spawning (posix_spawn, never a bare
+// fork in a multithreaded host), one request/reply exchange at a time with
+// a wall-clock deadline enforced by poll() and SIGKILL, and turning a dead
+// worker into an error that names the cause.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Target/Worker/WorkerProtocol.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
+
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <mutex>
+#include <optional>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+#define DEBUG_TYPE "xpu-worker"
+
+extern char **environ;
+
+using namespace llvm;
+namespace proto = mlir::xpu::protocol;
+
+namespace mlir::xpu {
+
+namespace {
+
+constexpr const char *kWorkerName = "xpu-compile-worker";
+/// Start-up (loading and warming IGC) is not a job: it gets at least this
+/// long regardless of the per-job limit.
+constexpr uint64_t kMinStartupMs = 60000;
+/// How much of a worker's stderr to keep for error messages.
+constexpr size_t kStderrTailBytes = 8192;
+/// How long an orderly shutdown may take before SIGKILL.
+constexpr auto kShutdownGrace = std::chrono::seconds(2);
+
+using Clock = std::chrono::steady_clock;
+
+Error makeError(const Twine &message) {
+  return createStringError(inconvertibleErrorCode(), message);
+}
+
+std::optional<Clock::time_point> deadlineAfter(uint64_t ms) {
+  if (ms == 0)
+    return std::nullopt;
+  return Clock::now() + std::chrono::milliseconds(ms);
+}
+
+/// A file descriptor closed on destruction.
+class UniqueFd {
+public:
+  UniqueFd() = default;
+  explicit UniqueFd(int fd) : fd(fd) {}
+  UniqueFd(UniqueFd &&other) : fd(std::exchange(other.fd, -1)) {}
+  UniqueFd &operator=(UniqueFd &&other) {
+    reset(std::exchange(other.fd, -1));
+    return *this;
+  }
+  ~UniqueFd() { reset(); }
+  int get() const { return fd; }
+  void reset(int newFd = -1) {
+    if (fd >= 0)
+      ::close(fd);
+    fd = newFd;
+  }
+
+private:
+  int fd = -1;
+};
+
+/// Moves `fd` above the standard descriptors (dup2 onto itself would not
+/// clear close-on-exec), keeping it close-on-exec.
+Expected<UniqueFd> aboveStdio(int fd) {
+  UniqueFd owned(fd);
+  if (fd > 2)
+    return std::move(owned);
+  int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  if (moved < 0)
+    return makeError(Twine("fcntl failed: ") + std::strerror(errno));
+  return UniqueFd(moved);
+}
+
+/// The last few non-empty lines of a worker's stderr, for error messages.
+std::string summarizeStderr(StringRef text) {
+  SmallVector<StringRef> lines;
+  text.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string summary;
+  for (StringRef line :
+       llvm::drop_begin(lines, lines.size() > 3 ? lines.size() - 3 : 0)) {
+    line = line.trim();
+    if (line.empty())
+      continue;
+    if (!summary.empty())
+      summary += " | ";
+    summary += line.take_front(200).str();
+  }
+  return summary;
+}
+
+bool mentionsOutOfMemory(StringRef text) {
+  return text.contains("bad_alloc") || text.contains("out of memory") ||
+         text.contains("Out of memory") ||
+         text.contains("Cannot allocate memory") ||
+         text.contains("LLVM ERROR: out of memory");
+}
+
+/// One worker process and its channel. Not thread-safe: the pool hands a
+/// worker to one job at a time.
+class WorkerProcess {
+public:
+  static Expected<std::unique_ptr<WorkerProcess>>
+  spawn(const std::string &path, const WorkerLimits &limits);
+
+  ~WorkerProcess() {
+    beginShutdown();
+    finishShutdown();
+  }
+
+  /// Closes the channel; an idle worker then exits on its own.
+  void beginShutdown() { channel.reset(); }
+  /// Waits for the worker (SIGKILL after a grace period) and cleans up.
+  void finishShutdown();
+
+  bool isAlive() const { return pid > 0; }
+  /// False if the process has exited while idle (reaps it).
+  bool checkAlive();
+
+  Expected<WorkerResponse> compile(const WorkerRequest &request);
+  Expected<std::string> identity(WorkerBackend backend);
+
+private:
+  WorkerProcess(pid_t pid, UniqueFd channel, UniqueFd errPipe,
+                const WorkerLimits &limits)
+      : pid(pid), channel(std::move(channel)), errPipe(std::move(errPipe)),
+        limits(limits) {}
+
+  /// Sends `out` (may be empty) and waits for one frame until `deadline`.
+  /// Any failure leaves the worker dead and reaped.
+  Expected<proto::Frame> transact(StringRef out,
+                                  std::optional<Clock::time_point> deadline,
+                                  uint64_t limitMs, bool startup);
+
+  /// Error for a worker that died on its own; reaps it.
+  Error diedError(bool startup);
+  /// Kills, reaps and returns an error with `message`.
+  Error killWith(const Twine &message);
+  /// Reads what the worker wrote to stderr so far (non-blocking).
+  void drainStderr();
+  /// Reaps the process, waiting at most `grace` before SIGKILL. Returns the
+  /// wait status, or std::nullopt when unavailable.
+  std::optional<int> reap(Clock::duration grace);
+  void removeWorkDir();
+  void cleanUpAfterExit();
+  std::string describeStatus(std::optional<int> status);
+
+  pid_t pid;
+  UniqueFd channel;
+  UniqueFd errPipe;
+  WorkerLimits limits;
+  std::string workDir;
+  std::string stderrTail;
+  proto::FrameDecoder decoder;
+};
+
+Expected<std::unique_ptr<WorkerProcess>>
+WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
+  // A socket rather than pipes: send(MSG_NOSIGNAL) makes a dead worker an
+  // EPIPE instead of a SIGPIPE in the host. Close-on-exec so that a worker
+  // spawned concurrently by another thread does not inherit this one's
+  // channel (which would hide this worker's EOF).
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    return makeError(Twine("cannot create a compiler worker channel: ") +
+                     std::strerror(errno));
+  UniqueFd hostEnd(sv[0]);
+  Expected<UniqueFd> childEnd = aboveStdio(sv[1]);
+  if (!childEnd)
+    return childEnd.takeError();
+  int ep[2];
+  if (::pipe2(ep, O_CLOEXEC) != 0)
+    return makeError(Twine("cannot create a compiler worker pipe: ") +
+                     std::strerror(errno));
+  UniqueFd errRead(ep[0]);
+  Expected<UniqueFd> errWrite = aboveStdio(ep[1]);
+  if (!errWrite)
+    return errWrite.takeError();
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  scope_exit destroyActions(
+      [&] { posix_spawn_file_actions_destroy(&actions); });
+  posix_spawn_file_actions_adddup2(&actions, childEnd->get(), 0);
+  posix_spawn_file_actions_adddup2(&actions, childEnd->get(), 1);
+  posix_spawn_file_actions_adddup2(&actions, errWrite->get(), 2);
+
+  // Default signal dispositions and an empty mask in the worker, whatever
+  // the host has set up.
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  scope_exit destroyAttr([&] { posix_spawnattr_destroy(&attr); });
+  sigset_t noSignals, allSignals;
+  sigemptyset(&noSignals);
+  sigfillset(&allSignals);
+  sigdelset(&allSignals, SIGKILL);
+  sigdelset(&allSignals, SIGSTOP);
+  posix_spawnattr_setsigmask(&attr, &noSignals);
+  posix_spawnattr_setsigdefault(&attr, &allSignals);
+  posix_spawnattr_setflags(&attr,
+                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+
+  std::string memoryArg = "--memory-mib=" + std::to_string(limits.memoryMiB);
+  SmallVector<char *> argv{const_cast<char *>(path.c_str())};
+  if (limits.memoryMiB)
+    argv.push_back(memoryArg.data());
+  argv.push_back(nullptr);
+
+  pid_t pid;
+  int rc =
+      ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(), environ);
+  if (rc != 0)
+    return makeError(formatv("cannot start compiler worker '{0}': {1}", path,
+                             std::strerror(rc)));
+  childEnd->reset();
+  errWrite->reset();
+  LLVM_DEBUG(dbgs() << "xpu-worker: spawned " << path << " pid " << pid
+                    << "\n");
+
+  for (int fd : {hostEnd.get(), errRead.get()})
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  std::unique_ptr<WorkerProcess> worker(
+      new WorkerProcess(pid, std::move(hostEnd), std::move(errRead), limits));
+
+  uint64_t startupMs =
+      limits.timeoutMs ? std::max(limits.timeoutMs, kMinStartupMs) : 0;
+  Expected<proto::Frame> hello =
+      worker->transact("", deadlineAfter(startupMs), startupMs,
+                       /*startup=*/true);
+  if (!hello)
+    return hello.takeError();
+  if (hello->kind != proto::MessageKind::Hello)
+    return worker->killWith("compiler worker failed to start: it sent " +
+                            Twine(unsigned(hello->kind)) + " instead of hello");
+  Expected<proto::HelloMessage> message = proto::decodeHello(hello->payload);
+  if (!message)
+    return worker->killWith("compiler worker failed to start: " +
+                            toString(message.takeError()));
+  // Only ever remove a directory the worker made (never a path from a
+  // garbled message).
+  if (sys::path::filename(message->workDir).starts_with(kWorkerName))
+    worker->workDir = message->workDir;
+  return std::move(worker);
+}
+
+Expected<proto::Frame>
+WorkerProcess::transact(StringRef out,
+                        std::optional<Clock::time_point> deadline,
+                        uint64_t limitMs, bool startup) {
+  if (!isAlive())
+    return makeError("compiler worker is not running");
+  drainStderr();
+  stderrTail.clear();
+  size_t written = 0;
+  char buf[65536];
+  for (;;) {
+    Expected<std::optional<proto::Frame>> frame = decoder.take();
+    if (!frame)
+      return killWith("compiler worker sent a malformed reply: " +
+                      toString(frame.takeError()));
+    if (*frame)
+      return std::move(**frame);
+
+    int timeout = -1;
+    if (deadline) {
+      auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline -
+                                                               Clock::now());
+      if (left.count() <= 0)
+        return killWith(formatv("compiler worker exceeded the {0} ms time "
+                                "limit{1}",
+                                limitMs, startup ? " while starting" : ""));
+      timeout = int(std::min<int64_t>(left.count(), 1 << 30));
+    }
+    struct pollfd fds[2] = {
+        {channel.get(), short(POLLIN | (written < out.size() ? POLLOUT : 0)),
+         0},
+        {errPipe.get(), POLLIN, 0}};
+    int n = ::poll(fds, 2, timeout);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      return killWith(Twine("poll on compiler worker failed: ") +
+                      std::strerror(errno));
+    }
+    if (n == 0)
+      continue; // The deadline check above fires.
+
+    if (fds[1].revents)
+      drainStderr();
+    if (fds[0].revents & POLLOUT) {
+      ssize_t sent = ::send(channel.get(), out.data() + written,
+                            out.size() - written, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (sent > 0)
+        written += size_t(sent);
+      else if (sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK &&
+               errno != EINTR)
+        return diedError(startup);
+    }
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t got = ::recv(channel.get(), buf, sizeof(buf), MSG_DONTWAIT);
+      if (got > 0)
+        decoder.feed(StringRef(buf, size_t(got)));
+      else if (got == 0 ||
+               (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+        return diedError(startup);
+    }
+  }
+}
+
+void WorkerProcess::drainStderr() {
+  char buf[4096];
+  while (errPipe.get() >= 0) {
+    ssize_t got = ::read(errPipe.get(), buf, sizeof(buf));
+    if (got > 0) {
+      stderrTail.append(buf, size_t(got));
+      if (stderrTail.size() > 2 * kStderrTailBytes)
+        stderrTail.erase(0, stderrTail.size() - kStderrTailBytes);
+      continue;
+    }
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got == 0) // The worker closed stderr (it is exiting).
+      errPipe.reset();
+    return;
+  }
+}
+
+std::optional<int> WorkerProcess::reap(Clock::duration grace) {
+  if (pid <= 0)
+    return std::nullopt;
+  auto giveUp = Clock::now() + grace;
+  int status = 0;
+  for (;;) {
+    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    if (r == pid)
+      break;
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) { // ECHILD: someone else reaped it (SIGCHLD ignored).
+      pid = -1;
+      return std::nullopt;
+    }
+    if (Clock::now() >= giveUp) {
+      ::kill(pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  pid = -1;
+  cleanUpAfterExit();
+  return status;
+}
+
+void WorkerProcess::cleanUpAfterExit() {
+  channel.reset();
+  // Whatever the worker printed before dying is in the pipe now.
+  drainStderr();
+  errPipe.reset();
+  removeWorkDir();
+}
+
+void WorkerProcess::removeWorkDir() {
+  // The worker removes its directory on an orderly exit; this catches
+  // crashes and kills.
+  if (!workDir.empty() && sys::fs::exists(workDir))
+    (void)sys::fs::remove_directories(workDir, /*IgnoreErrors=*/true);
+  workDir.clear();
+}
+
+std::string WorkerProcess::describeStatus(std::optional<int> status) {
+  std::string memoryLimit =
+      limits.memoryMiB ? formatv("the {0} MiB memory limit", limits.memoryMiB)
+                       : std::string();
+  std::string cause;
+  if (!status) {
+    cause = "exited (status unavailable)";
+  } else if (WIFEXITED(*status)) {
+    int code = WEXITSTATUS(*status);
+    if (code == proto::kExitOutOfMemory && limits.memoryMiB)
+      cause = "exceeded " + memoryLimit + " (allocation failed)";
+    else if (code == proto::kExitOutOfMemory)
+      cause = "ran out of memory (allocation failed)";
+    else if (code == proto::kExitSetupFailure)
+      cause =
+          "could not set itself up (exit status " + std::to_string(code) + ")";
+    else
+      cause = "exited with status " + std::to_string(code);
+  } else if (WIFSIGNALED(*status)) {
+    int sig = WTERMSIG(*status);
+    const char *name = ::strsignal(sig);
+    cause = formatv("killed by signal {0} ({1})", sig, name ? name : "unknown");
+    // Under RLIMIT_AS, IGC's failed allocations end as an abort (uncaught
+    // bad_alloc) or a crash on a null pointer.
+    if (limits.memoryMiB && mentionsOutOfMemory(stderrTail))
+      cause = "exceeded " + memoryLimit + " (" + cause + ")";
+    else if (limits.memoryMiB &&
+             (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
+      cause += "; it may have exceeded " + memoryLimit;
+  }
+  return cause;
+}
+
+Error WorkerProcess::diedError(bool startup) {
+  pid_t oldPid = pid;
+  std::optional<int> status = reap(kShutdownGrace);
+  std::string message =
+      formatv("compiler worker{0} {1}", startup ? " failed to start:" : "",
+              describeStatus(status));
+  std::string detail = summarizeStderr(stderrTail);
+  if (!detail.empty())
+    message += ": " + detail;
+  LLVM_DEBUG(dbgs() << "xpu-worker: pid " << oldPid << " died: " << message
+                    << "\n");
+  (void)oldPid;
+  return makeError(message);
+}
+
+Error WorkerProcess::killWith(const Twine &message) {
+  if (pid > 0) {
+    ::kill(pid, SIGKILL);
+    reap(kShutdownGrace);
+  }
+  return makeError(message);
+}
+
+void WorkerProcess::finishShutdown() {
+  if (pid > 0)
+    reap(kShutdownGrace);
+}
+
+bool WorkerProcess::checkAlive() {
+  if (pid <= 0)
+    return false;
+  int status;
+  pid_t r = ::waitpid(pid, &status, WNOHANG);
+  if (r == 0)
+    return true;
+  if (r == pid) {
+    pid = -1;
+    cleanUpAfterExit();
+  } else {
+    reap(Clock::duration::zero());
+  }
+  return false;
+}
+
+Expected<WorkerResponse> WorkerProcess::compile(const WorkerRequest &request) {
+  std::string frame = proto::encodeFrame(proto::MessageKind::CompileRequest,
+                                         proto::encodeRequest(request));
+  Expected<proto::Frame> reply =
+      transact(frame, deadlineAfter(limits.timeoutMs), limits.timeoutMs,
+               /*startup=*/false);
+  if (!reply)
+    return reply.takeError();
+  if (reply->kind == proto::MessageKind::Error) {
+    Expected<std::string> text = proto::decodeString(reply->payload);
+    if (!text)
+      return killWith("compiler worker sent a malformed error: " +
+                      toString(text.takeError()));
+    return makeError(*text);
+  }
+  if (reply->kind != proto::MessageKind::CompileResponse)
+    return killWith("compiler worker sent message kind " +
+                    Twine(unsigned(reply->kind)) +
+                    " in reply to a compile request");
+  Expected<WorkerResponse> response = proto::decodeResponse(reply->payload);
+  if (!response)
+    return killWith("compiler worker sent a malformed reply: " +
+                    toString(response.takeError()));
+  return response;
+}
+
+Expected<std::string> WorkerProcess::identity(WorkerBackend backend) {
+  std::string frame = proto::encodeFrame(proto::MessageKind::IdentityRequest,
+                                         proto::encodeBackend(backend));
+  // Identifying may hash the compiler libraries: not a job, no job limit.
+  uint64_t limitMs =
+      limits.timeoutMs ? std::max(limits.timeoutMs, kMinStartupMs) : 0;
+  Expected<proto::Frame> reply =
+      transact(frame, deadlineAfter(limitMs), limitMs, /*startup=*/false);
+  if (!reply)
+    return reply.takeError();
+  if (reply->kind != proto::MessageKind::IdentityResponse &&
+      reply->kind != proto::MessageKind::Error)
+    return killWith("compiler worker sent message kind " +
+                    Twine(unsigned(reply->kind)) +
+                    " in reply to an identity request");
+  Expected<std::string> text = proto::decodeString(reply->payload);
+  if (!text)
+    return killWith("compiler worker sent a malformed reply: " +
+                    toString(text.takeError()));
+  if (reply->kind == proto::MessageKind::Error)
+    return makeError(*text);
+  return text;
+}
+
+class WorkerPoolImpl final : public WorkerPool {
+public:
+  WorkerPoolImpl(unsigned maxWorkers, WorkerLimits limits, std::string path)
+      : maxWorkers(maxWorkers), limits(limits), path(std::move(path)) {}
+
+  ~WorkerPoolImpl() override {
+    // Close every channel first so the workers exit in parallel.
+    for (auto &worker : idle)
+      worker->beginShutdown();
+    idle.clear();
+  }
+
+  Expected<WorkerResponse> run(const WorkerRequest &request) override {
+    return withWorker<WorkerResponse>(
+        [&](WorkerProcess &worker) { return worker.compile(request); });
+  }
+
+  Expected<std::string> getCompilerIdentity(WorkerBackend backend) override {
+    unsigned index = unsigned(backend);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (identities[index])
+        return *identities[index];
+    }
+    Expected<std::string> identity = withWorker<std::string>(
+        [&](WorkerProcess &worker) { return worker.identity(backend); });
+    if (identity) {
+      std::lock_guard<std::mutex> lock(mutex);
+      identities[index] = *identity;
+    }
+    return identity;
+  }
+
+  unsigned getMaxWorkers() const override {
+    std::lock_guard<std::mutex> lock(mutex);
+    return maxWorkers;
+  }
+
+  void growTo(unsigned workers) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (workers > maxWorkers) {
+      maxWorkers = workers;
+      available.notify_all();
+    }
+  }
+
+private:
+  /// Runs `job` on an idle (or freshly spawned) worker, holding one of the
+  /// `maxWorkers` slots. A worker that died during the job is dropped.
+  template <typename T>
+  Expected<T> withWorker(function_ref<Expected<T>(WorkerProcess &)> job) {
+    std::unique_ptr<WorkerProcess> worker;
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      available.wait(lock, [&] { return busy < maxWorkers; });
+      ++busy;
+      if (!idle.empty()) {
+        worker = std::move(idle.back());
+        idle.pop_back();
+      }
+    }
+    scope_exit releaseSlot([&] {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (worker && worker->isAlive())
+        idle.push_back(std::move(worker));
+      --busy;
+      available.notify_one();
+    });
+    // A worker that died while idle (killed from outside) is replaced
+    // rather than failing the job.
+    if (worker && !worker->checkAlive())
+      worker.reset();
+    if (!worker) {
+      Expected<std::unique_ptr<WorkerProcess>> spawned =
+          WorkerProcess::spawn(path, limits);
+      if (!spawned)
+        return spawned.takeError();
+      worker = std::move(*spawned);
+    }
+    return job(*worker);
+  }
+
+  mutable std::mutex mutex;
+  std::condition_variable available;
+  unsigned maxWorkers;
+  unsigned busy = 0;
+  std::vector<std::unique_ptr<WorkerProcess>> idle;
+  std::optional<std::string> identities[2];
+  const WorkerLimits limits;
+  const std::string path;
+};
+
+/// Where a worker may be, relative to the object holding this code and to
+/// the main executable.
+std::vector<std::string> workerCandidates() {
+  std::vector<std::string> bases;
+  Dl_info info;
+  if (::dladdr(reinterpret_cast<void *>(&findWorkerExecutable), &info) &&
+      info.dli_fname && *info.dli_fname)
+    bases.push_back(info.dli_fname);
+  static int anchor;
+  bases.push_back(sys::fs::getMainExecutable(nullptr, &anchor));
+
+  std::vector<std::string> candidates;
+  for (const std::string &base : bases) {
+    if (base.empty())
+      continue;
+    SmallString<256> object(base);
+    (void)sys::fs::make_absolute(object);
+    SmallVector<SmallString<256>, 2> dirs{
+        SmallString<256>(sys::path::parent_path(object))};
+    // Also relative to where a symlinked library really lives.
+    SmallString<256> real;
+    if (!sys::fs::real_path(object, real))
+      dirs.emplace_back(sys::path::parent_path(real));
+    for (const SmallString<256> &dir : dirs) {
+      for (StringRef sub : {"", "../bin"}) {
+        SmallString<256> candidate(dir);
+        sys::path::append(candidate, sub, kWorkerName);
+        sys::path::remove_dots(candidate, /*remove_dot_dot=*/true);
+        if (!llvm::is_contained(candidates, candidate.str()))
+          candidates.push_back(candidate.str().str());
+      }
+    }
+  }
+  return candidates;
+}
+
+} // namespace
+
+WorkerPool::~WorkerPool() = default;
+
+std::string findWorkerExecutable() {
+  if (const char *env = std::getenv("XPU_CODEGEN_WORKER"); env && *env)
+    return env;
+  for (const std::string &candidate : workerCandidates())
+    if (sys::fs::can_execute(candidate) && !sys::fs::is_directory(candidate))
+      return candidate;
+  return "";
+}
+
+Expected<std::unique_ptr<WorkerPool>>
+WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
+                   std::string workerPath) {
+  if (workerPath.empty())
+    workerPath = findWorkerExecutable();
+  if (workerPath.empty())
+    return makeError(formatv("cannot find the compiler worker executable "
+                             "'{0}' (looked for {1}); set XPU_CODEGEN_WORKER "
+                             "to its path",
+                             kWorkerName,
+                             llvm::join(workerCandidates(), ", ")));
+  if (!sys::fs::can_execute(workerPath) || sys::fs::is_directory(workerPath))
+    return makeError(formatv(
+        "compiler worker '{0}'{1} is not an executable "
+        "file",
+        workerPath,
+        std::getenv("XPU_CODEGEN_WORKER") ? " (from XPU_CODEGEN_WORKER)" : ""));
+  if (maxWorkers == 0)
+    maxWorkers =
+        std::max(1u, llvm::hardware_concurrency().compute_thread_count());
+  return std::make_unique<WorkerPoolImpl>(maxWorkers, limits,
+                                          std::move(workerPath));
+}
+
+Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
+                                             WorkerLimits limits) {
+  static std::mutex sharedMutex;
+  static std::unique_ptr<WorkerPool> shared;
+  std::lock_guard<std::mutex> lock(sharedMutex);
+  if (!shared) {
+    Expected<std::unique_ptr<WorkerPool>> pool = create(maxWorkers, limits, "");
+    if (!pool)
+      return pool.takeError();
+    shared = std::move(*pool);
+  } else {
+    unsigned wanted = maxWorkers
+                          ? maxWorkers
+                          : llvm::hardware_concurrency().compute_thread_count();
+    static_cast<WorkerPoolImpl &>(*shared).growTo(wanted);
+  }
+  return *shared;
+}
+
+} // namespace mlir::xpu

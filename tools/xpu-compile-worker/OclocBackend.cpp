@@ -1,0 +1,265 @@
+//===- OclocBackend.cpp - IGC through libocloc, in memory -----------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Drives IGC through libocloc's oclocInvoke with in-memory input and output:
+// no temporary files, no process per job. The library is loaded once per
+// worker and warmed with a tiny kernel so that the first real job does not
+// pay for IGC's start-up.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilerBackend.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+#include <ocloc_api.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <link.h>
+#include <map>
+
+using namespace llvm;
+
+namespace mlir::xpu::worker {
+namespace {
+
+/// An empty-ish OpenCL kernel (`store i32 0` through a global pointer),
+/// SPIR-V 1.4 from llc -mtriple=spirv64-unknown-unknown; only used to load
+/// and initialize IGC at worker start.
+const uint32_t kWarmupKernel[] = {
+    0x07230203, 0x00010400, 0x002b0016, 0x00000013, 0x00000000, 0x00020011,
+    0x00000006, 0x00020011, 0x00000004, 0x0005000b, 0x00000001, 0x6e65704f,
+    0x732e4c43, 0x00006474, 0x0003000e, 0x00000002, 0x00000002, 0x0005000f,
+    0x00000006, 0x00000008, 0x6d726177, 0x00000000, 0x00030010, 0x00000008,
+    0x0000001f, 0x00030003, 0x00000004, 0x000186a0, 0x00030005, 0x00000007,
+    0x00000070, 0x00040005, 0x00000008, 0x6d726177, 0x00000000, 0x00040015,
+    0x00000002, 0x00000020, 0x00000000, 0x00040020, 0x00000003, 0x00000005,
+    0x00000002, 0x00020013, 0x00000004, 0x00040021, 0x00000005, 0x00000004,
+    0x00000003, 0x0003002e, 0x00000002, 0x00000006, 0x00050036, 0x00000004,
+    0x00000008, 0x00000000, 0x00000005, 0x00030037, 0x00000003, 0x00000007,
+    0x000200f8, 0x00000009, 0x0005003e, 0x00000007, 0x00000006, 0x00000002,
+    0x00000004, 0x000100fd, 0x00010038,
+};
+
+/// Options passed when a job has none: ocloc reads `<name>_options.txt`
+/// from the working directory when -options is empty, and a single space
+/// is non-empty but adds no flag.
+constexpr const char *kNoOptions = " ";
+
+/// Name of the in-memory source; the binary output gets the same name
+/// (-output_no_suffix).
+constexpr const char *kSourceName = "k.spv";
+constexpr const char *kOutputName = "k";
+
+/// The outputs of one oclocInvoke, freed with oclocFreeOutput.
+struct OclocOutputs {
+  uint32_t num = 0;
+  uint8_t **data = nullptr;
+  uint64_t *lens = nullptr;
+  char **names = nullptr;
+};
+
+class OclocBackend : public CompilerBackend {
+public:
+  static Expected<std::unique_ptr<CompilerBackend>> load();
+  ~OclocBackend() override;
+
+  Expected<std::string> getIdentity() override;
+  Expected<WorkerResponse> compile(const WorkerRequest &request) override;
+
+private:
+  OclocBackend(void *handle, std::string path) : handle(handle), path(path) {}
+
+  /// Runs ocloc with `args` (without the leading "ocloc") and in-memory
+  /// sources; returns the return code and the named outputs.
+  int invoke(ArrayRef<const char *> args, ArrayRef<StringRef> sources,
+             ArrayRef<const char *> sourceNames,
+             std::map<std::string, std::string> &outputs);
+
+  void *handle;
+  std::string path;
+  decltype(&::oclocInvoke) invokeFn = nullptr;
+  decltype(&::oclocFreeOutput) freeFn = nullptr;
+  decltype(&::oclocVersion) versionFn = nullptr;
+  std::string identity;
+};
+
+Expected<std::unique_ptr<CompilerBackend>> OclocBackend::load() {
+  const char *env = std::getenv("XPU_CODEGEN_OCLOC_LIBRARY");
+  std::string path = env && *env ? env : "libocloc.so";
+  // RTLD_LOCAL: IGC's LLVM 14 stays out of the global symbol scope.
+  void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle)
+    return createStringError(inconvertibleErrorCode(),
+                             formatv("cannot load the ocloc library '{0}': "
+                                     "{1} (install intel-opencl-icd or set "
+                                     "XPU_CODEGEN_OCLOC_LIBRARY)",
+                                     path, ::dlerror()));
+  std::unique_ptr<OclocBackend> backend(new OclocBackend(handle, path));
+  backend->invokeFn = reinterpret_cast<decltype(&::oclocInvoke)>(
+      ::dlsym(handle, "oclocInvoke"));
+  backend->freeFn = reinterpret_cast<decltype(&::oclocFreeOutput)>(
+      ::dlsym(handle, "oclocFreeOutput"));
+  backend->versionFn = reinterpret_cast<decltype(&::oclocVersion)>(
+      ::dlsym(handle, "oclocVersion"));
+  if (!backend->invokeFn || !backend->freeFn || !backend->versionFn)
+    return createStringError(inconvertibleErrorCode(),
+                             formatv("'{0}' does not export oclocInvoke, "
+                                     "oclocFreeOutput and oclocVersion",
+                                     path));
+
+  // Warm up: the first compile in a process loads IGC (~80 ms).
+  WorkerRequest warmup;
+  warmup.device = "pvc";
+  const char *bytes = reinterpret_cast<const char *>(kWarmupKernel);
+  warmup.spirv.assign(bytes, bytes + sizeof(kWarmupKernel));
+  Expected<WorkerResponse> warm = backend->compile(warmup);
+  if (!warm)
+    return warm.takeError();
+  if (!warm->succeeded)
+    return createStringError(inconvertibleErrorCode(),
+                             formatv("the ocloc library '{0}' failed to "
+                                     "compile the warm-up kernel (rc {1}): "
+                                     "{2}",
+                                     path, warm->returnCode, warm->log));
+  return std::unique_ptr<CompilerBackend>(std::move(backend));
+}
+
+OclocBackend::~OclocBackend() {
+  // Deliberately no dlclose: IGC registers process-wide state (signal
+  // handlers, atexit hooks) that must not outlive its code.
+}
+
+int OclocBackend::invoke(ArrayRef<const char *> args,
+                         ArrayRef<StringRef> sources,
+                         ArrayRef<const char *> sourceNames,
+                         std::map<std::string, std::string> &outputs) {
+  SmallVector<const char *> argv{"ocloc"};
+  argv.append(args.begin(), args.end());
+  SmallVector<const uint8_t *> data;
+  SmallVector<uint64_t> lens;
+  for (StringRef source : sources) {
+    data.push_back(reinterpret_cast<const uint8_t *>(source.data()));
+    lens.push_back(source.size());
+  }
+  OclocOutputs out;
+  int rc = invokeFn(argv.size(), argv.data(), sources.size(), data.data(),
+                    lens.data(), const_cast<const char **>(sourceNames.data()),
+                    0, nullptr, nullptr, nullptr, &out.num, &out.data,
+                    &out.lens, &out.names);
+  for (uint32_t i = 0; i < out.num; ++i)
+    if (out.names && out.names[i] && out.data)
+      outputs[out.names[i]] =
+          std::string(reinterpret_cast<const char *>(out.data[i]),
+                      out.data[i] ? out.lens[i] : 0);
+  freeFn(&out.num, &out.data, &out.lens, &out.names);
+  return rc;
+}
+
+Expected<WorkerResponse> OclocBackend::compile(const WorkerRequest &request) {
+  if (request.device.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "compile request names no device");
+  const char *options =
+      request.options.empty() ? kNoOptions : request.options.c_str();
+  // -ze-allow-zebin every time: the output format is sticky across calls.
+  const char *args[] = {"compile",           "-file",
+                        kSourceName,         "-spirv_input",
+                        "-device",           request.device.c_str(),
+                        "-internal_options", "-ze-allow-zebin",
+                        "-options",          options,
+                        "-output",           kOutputName,
+                        "-output_no_suffix", "-exclude_ir"};
+  StringRef spirv(request.spirv.data(), request.spirv.size());
+  const char *names[] = {kSourceName};
+  std::map<std::string, std::string> outputs;
+
+  auto start = std::chrono::steady_clock::now();
+  int rc = invoke(args, {spirv}, names, outputs);
+  auto end = std::chrono::steady_clock::now();
+
+  WorkerResponse response;
+  response.returnCode = rc;
+  response.compileMs =
+      std::chrono::duration<double, std::milli>(end - start).count();
+  auto log = outputs.find("stdout.log");
+  if (log != outputs.end())
+    response.log = log->second;
+  auto binary = outputs.find(kOutputName);
+  if (binary != outputs.end())
+    response.binary.assign(binary->second.begin(), binary->second.end());
+  response.succeeded = rc == 0 && !response.binary.empty();
+  if (rc == 0 && response.binary.empty())
+    response.log += "ocloc reported success but produced no binary\n";
+  if (!response.succeeded)
+    response.binary.clear();
+  return response;
+}
+
+/// Paths of the loaded objects that make up the compiler.
+int collectCompilerLibraries(struct dl_phdr_info *info, size_t, void *data) {
+  auto &paths = *static_cast<std::vector<std::string> *>(data);
+  if (!info->dlpi_name || !*info->dlpi_name)
+    return 0;
+  StringRef name = sys::path::filename(info->dlpi_name);
+  if (name.starts_with("libocloc") || name.starts_with("libigc") ||
+      name.starts_with("libigdfcl"))
+    paths.push_back(info->dlpi_name);
+  return 0;
+}
+
+Expected<std::string> OclocBackend::getIdentity() {
+  if (!identity.empty())
+    return identity;
+  std::map<std::string, std::string> outputs;
+  const char *args[] = {"query", "OCL_DRIVER_VERSION"};
+  std::string driver = "unknown";
+  if (invoke(args, {}, {}, outputs) == 0) {
+    auto it = outputs.find("OCL_DRIVER_VERSION");
+    if (it != outputs.end())
+      driver = StringRef(it->second).trim(" \t\r\n\0").str();
+  }
+  int api = versionFn();
+
+  // Version strings do not change when a library is rebuilt or swapped
+  // (XPU_CODEGEN_OCLOC_LIBRARY); the contents of the loaded libraries do.
+  std::vector<std::string> paths;
+  ::dl_iterate_phdr(collectCompilerLibraries, &paths);
+  llvm::sort(paths);
+  uint64_t hash = 0;
+  for (const std::string &libPath : paths) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+        MemoryBuffer::getFile(libPath, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!file)
+      return createStringError(file.getError(),
+                               formatv("cannot read '{0}' to identify the "
+                                       "compiler",
+                                       libPath));
+    hash = xxh3_64bits(ArrayRef<uint8_t>(
+               reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
+               (*file)->getBufferSize())) ^
+           (hash * 0x9E3779B97F4A7C15ull);
+  }
+  identity = formatv("ocloc {0} (API {1}.{2}; {3} libraries {4:x16})", driver,
+                     api >> 16, api & 0xffff, paths.size(), hash);
+  return identity;
+}
+
+} // namespace
+
+Expected<std::unique_ptr<CompilerBackend>> createOclocBackend() {
+  return OclocBackend::load();
+}
+
+} // namespace mlir::xpu::worker

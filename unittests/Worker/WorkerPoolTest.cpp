@@ -1,0 +1,380 @@
+//===- WorkerPoolTest.cpp - Worker pool tests with the real compiler ------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// These tests run the real IGC (libocloc) in real xpu-compile-worker
+// processes: valid kernels, spilling kernels, inputs that make IGC exit()
+// or abort(), runaway inputs, and limits. Inputs/ holds the SPIR-V and how
+// it was made.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Worker/WorkerPool.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "gtest/gtest.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+using namespace llvm;
+using namespace mlir::xpu;
+
+namespace {
+
+template <typename T> std::string errorText(Expected<T> &value) {
+  return value ? std::string() : toString(value.takeError());
+}
+
+#define ASSERT_OK(value) ASSERT_TRUE(bool(value)) << errorText(value)
+
+std::vector<char> readInput(StringRef name) {
+  SmallString<256> path(XPU_WORKER_TEST_INPUTS);
+  sys::path::append(path, name);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
+  if (!file) {
+    ADD_FAILURE() << "cannot read " << path.str().str();
+    return {};
+  }
+  return std::vector<char>((*file)->getBufferStart(), (*file)->getBufferEnd());
+}
+
+WorkerRequest request(StringRef input, std::string options = "") {
+  WorkerRequest req;
+  req.device = "pvc";
+  req.options = std::move(options);
+  req.spirv = readInput(input);
+  return req;
+}
+
+bool isZebin(const std::vector<char> &binary) {
+  // ELF magic and e_machine EM_INTELGT (0xcd).
+  return binary.size() > 20 &&
+         StringRef(binary.data(), 4) == "\x7f"
+                                        "ELF" &&
+         uint8_t(binary[18]) == 0xcd && binary[19] == 0;
+}
+
+bool haveOcloc() {
+  if (const char *env = std::getenv("XPU_CODEGEN_OCLOC_LIBRARY"))
+    return sys::fs::exists(env);
+  for (StringRef dir :
+       {"/usr/lib/x86_64-linux-gnu", "/usr/local/lib", "/usr/lib"})
+    if (sys::fs::exists(dir + Twine("/libocloc.so")))
+      return true;
+  return false;
+}
+
+/// The number in IGC's "spilled around N" build log line (0 if none).
+unsigned spillFigure(StringRef log) {
+  size_t at = log.find("spilled around ");
+  unsigned figure = 0;
+  if (at != StringRef::npos)
+    (void)log.drop_front(at + strlen("spilled around "))
+        .take_while([](char c) { return c >= '0' && c <= '9'; })
+        .getAsInteger(10, figure);
+  return figure;
+}
+
+/// Asserts that a valid kernel still compiles on `pool` (it survived).
+void expectStillCompiles(WorkerPool &pool) {
+  Expected<WorkerResponse> next = pool.run(request("add.spv"));
+  ASSERT_OK(next);
+  EXPECT_TRUE(next->succeeded) << next->log;
+  EXPECT_TRUE(isZebin(next->binary));
+}
+
+/// Shared by the tests that do not need special limits, so most tests pay
+/// for worker start-up once.
+class WorkerPoolTest : public testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    if (!haveOcloc())
+      return;
+    Expected<std::unique_ptr<WorkerPool>> created =
+        WorkerPool::create(/*maxWorkers=*/2, WorkerLimits{});
+    if (!created) {
+      ADD_FAILURE() << toString(created.takeError());
+      return;
+    }
+    pool = created->release();
+  }
+  static void TearDownTestSuite() {
+    delete pool;
+    pool = nullptr;
+  }
+  void SetUp() override {
+    if (!haveOcloc())
+      GTEST_SKIP() << "libocloc.so not installed";
+    ASSERT_NE(pool, nullptr);
+  }
+
+  static WorkerPool *pool;
+};
+
+WorkerPool *WorkerPoolTest::pool = nullptr;
+
+TEST_F(WorkerPoolTest, CompilesValidKernelToZebin) {
+  Expected<WorkerResponse> response = pool->run(request("add.spv"));
+  ASSERT_OK(response);
+  EXPECT_TRUE(response->succeeded) << response->log;
+  EXPECT_EQ(response->returnCode, 0);
+  EXPECT_TRUE(isZebin(response->binary));
+  EXPECT_EQ(response->log.find("spilled"), std::string::npos);
+  EXPECT_GT(response->compileMs, 0);
+  EXPECT_LT(response->compileMs, 60000);
+
+  // Recompiles are byte-identical.
+  Expected<WorkerResponse> again = pool->run(request("add.spv"));
+  ASSERT_OK(again);
+  EXPECT_EQ(again->binary, response->binary);
+}
+
+TEST_F(WorkerPoolTest, SpillWarningInSmallGRFMode) {
+  Expected<WorkerResponse> small =
+      pool->run(request("spill.spv", "-cl-intel-128-GRF-per-thread"));
+  ASSERT_OK(small);
+  EXPECT_TRUE(small->succeeded) << small->log;
+  EXPECT_TRUE(isZebin(small->binary));
+  EXPECT_NE(small->log.find("spilled around"), std::string::npos) << small->log;
+
+  // Per-call options take effect: large GRF mode spills less.
+  Expected<WorkerResponse> large =
+      pool->run(request("spill.spv", "-cl-intel-256-GRF-per-thread"));
+  ASSERT_OK(large);
+  EXPECT_TRUE(large->succeeded) << large->log;
+  EXPECT_NE(small->log.find("allocated 128 regs"), std::string::npos);
+  EXPECT_NE(large->log.find("allocated 256 regs"), std::string::npos)
+      << large->log;
+  EXPECT_LT(spillFigure(large->log), spillFigure(small->log));
+}
+
+TEST_F(WorkerPoolTest, UnknownDeviceIsACleanFailure) {
+  WorkerRequest req = request("add.spv");
+  req.device = "no-such-gpu";
+  Expected<WorkerResponse> response = pool->run(req);
+  ASSERT_OK(response);
+  EXPECT_FALSE(response->succeeded);
+  EXPECT_NE(response->returnCode, 0);
+  EXPECT_TRUE(response->binary.empty());
+  EXPECT_NE(response->log.find("no-such-gpu"), std::string::npos)
+      << response->log;
+}
+
+TEST_F(WorkerPoolTest, GarbageThenNextJobSucceeds) {
+  WorkerRequest req = request("add.spv");
+  req.spirv.assign(333, '\x5a');
+  Expected<WorkerResponse> response = pool->run(req);
+  // Either IGC rejects it cleanly or the worker dies; never a success.
+  if (response)
+    EXPECT_FALSE(response->succeeded);
+  else
+    EXPECT_NE(errorText(response).find("compiler worker"), std::string::npos);
+  expectStillCompiles(*pool);
+}
+
+// Found by Inputs/find_fatal_corruptions.py: IGC calls exit(1).
+TEST_F(WorkerPoolTest, CompilerExitIsAnErrorAndPoolSurvives) {
+  Expected<WorkerResponse> response = pool->run(request("corrupt-exit.spv"));
+  ASSERT_FALSE(response);
+  std::string message = errorText(response);
+  EXPECT_NE(message.find("compiler worker exited with status 1"),
+            std::string::npos)
+      << message;
+  expectStillCompiles(*pool);
+}
+
+// Found by Inputs/find_fatal_corruptions.py: IGC crashes into abort().
+TEST_F(WorkerPoolTest, CompilerAbortIsAnErrorAndPoolSurvives) {
+  Expected<WorkerResponse> response = pool->run(request("corrupt-abort.spv"));
+  ASSERT_FALSE(response);
+  std::string message = errorText(response);
+  EXPECT_NE(message.find("compiler worker killed by signal 6 ("),
+            std::string::npos)
+      << message;
+  expectStillCompiles(*pool);
+}
+
+TEST_F(WorkerPoolTest, CompilerChatterNeverReachesHostStreams) {
+  testing::internal::CaptureStdout();
+  testing::internal::CaptureStderr();
+  Expected<WorkerResponse> crashed = pool->run(request("corrupt-exit.spv"));
+  Expected<WorkerResponse> garbage = [&] {
+    WorkerRequest req = request("add.spv");
+    req.spirv.assign(64, '\x01');
+    return pool->run(req);
+  }();
+  std::string out = testing::internal::GetCapturedStdout();
+  std::string err = testing::internal::GetCapturedStderr();
+  consumeError(crashed.takeError());
+  consumeError(garbage.takeError());
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err, "");
+}
+
+TEST_F(WorkerPoolTest, LevelZeroBackendIsACleanErrorForNow) {
+  WorkerRequest req = request("add.spv");
+  req.backend = WorkerBackend::LevelZero;
+  Expected<WorkerResponse> response = pool->run(req);
+  ASSERT_FALSE(response);
+  EXPECT_NE(errorText(response).find("level-zero backend not available"),
+            std::string::npos);
+  Expected<std::string> identity =
+      pool->getCompilerIdentity(WorkerBackend::LevelZero);
+  EXPECT_FALSE(identity);
+  consumeError(identity.takeError());
+  expectStillCompiles(*pool);
+}
+
+TEST_F(WorkerPoolTest, CompilerIdentityIsStable) {
+  Expected<std::string> identity =
+      pool->getCompilerIdentity(WorkerBackend::Ocloc);
+  ASSERT_OK(identity);
+  EXPECT_TRUE(StringRef(*identity).starts_with("ocloc ")) << *identity;
+  EXPECT_EQ(identity->find("unknown"), std::string::npos) << *identity;
+
+  // A different pool (fresh worker processes) reports the same identity.
+  Expected<std::unique_ptr<WorkerPool>> other = WorkerPool::create(1);
+  ASSERT_OK(other);
+  Expected<std::string> again =
+      (*other)->getCompilerIdentity(WorkerBackend::Ocloc);
+  ASSERT_OK(again);
+  EXPECT_EQ(*again, *identity);
+}
+
+TEST_F(WorkerPoolTest, ConcurrentRunsFromFourThreads) {
+  Expected<WorkerResponse> reference = pool->run(request("add.spv"));
+  ASSERT_OK(reference);
+  WorkerRequest req = request("add.spv");
+  std::vector<std::thread> threads;
+  std::vector<std::string> failures(4);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 3; ++i) {
+        Expected<WorkerResponse> response = pool->run(req);
+        if (!response)
+          failures[t] += toString(response.takeError()) + "\n";
+        else if (!response->succeeded || response->binary != reference->binary)
+          failures[t] += "wrong result: " + response->log + "\n";
+      }
+    });
+  }
+  for (std::thread &thread : threads)
+    thread.join();
+  for (const std::string &failure : failures)
+    EXPECT_EQ(failure, "");
+  EXPECT_EQ(pool->getMaxWorkers(), 2u);
+}
+
+// Own pools from here on: limits that no other test wants.
+
+TEST(WorkerPoolLimits, TimeLimitKillsTheJobAndPoolSurvives) {
+  if (!haveOcloc())
+    GTEST_SKIP() << "libocloc.so not installed";
+  // slow.spv takes IGC about 4 s; add.spv about 40 ms.
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(1, WorkerLimits{/*memoryMiB=*/8192,
+                                         /*timeoutMs=*/1500});
+  ASSERT_OK(pool);
+  auto start = std::chrono::steady_clock::now();
+  Expected<WorkerResponse> response =
+      (*pool)->run(request("slow.spv", "-cl-intel-128-GRF-per-thread"));
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  ASSERT_FALSE(response);
+  std::string message = errorText(response);
+  // Start-up does not count against the job's limit, so this is the job.
+  EXPECT_NE(message.find("compiler worker exceeded the 1500 ms time limit"),
+            std::string::npos)
+      << message;
+  EXPECT_LT(seconds, 3.5);
+  expectStillCompiles(**pool);
+}
+
+TEST(WorkerPoolLimits, TinyTimeLimit) {
+  if (!haveOcloc())
+    GTEST_SKIP() << "libocloc.so not installed";
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(1, WorkerLimits{/*memoryMiB=*/0, /*timeoutMs=*/1});
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("spill.spv"));
+  ASSERT_FALSE(response);
+  EXPECT_NE(errorText(response).find("exceeded the 1 ms time limit"),
+            std::string::npos);
+}
+
+TEST(WorkerPoolLimits, MemoryLimitIsAnError) {
+  if (!haveOcloc())
+    GTEST_SKIP() << "libocloc.so not installed";
+  // Enough to load and warm IGC, far too little for runaway.spv (one
+  // flipped byte that makes IGC allocate many gigabytes).
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(1, WorkerLimits{/*memoryMiB=*/1024,
+                                         /*timeoutMs=*/60000});
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("runaway.spv"));
+  ASSERT_FALSE(response);
+  std::string message = errorText(response);
+  EXPECT_NE(message.find("the 1024 MiB memory limit"), std::string::npos)
+      << message;
+  expectStillCompiles(**pool);
+}
+
+TEST(WorkerPoolLimits, MemoryLimitTooSmallToStart) {
+  if (!haveOcloc())
+    GTEST_SKIP() << "libocloc.so not installed";
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(1, WorkerLimits{/*memoryMiB=*/16,
+                                         /*timeoutMs=*/60000});
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  ASSERT_FALSE(response);
+  std::string message = errorText(response);
+  EXPECT_NE(message.find("16 MiB"), std::string::npos) << message;
+}
+
+TEST(WorkerPoolDiscovery, HonoursEnvironmentOverride) {
+  const char *saved = std::getenv("XPU_CODEGEN_WORKER");
+  std::string savedValue = saved ? saved : "";
+
+  ::unsetenv("XPU_CODEGEN_WORKER");
+  std::string found = findWorkerExecutable();
+  // The test binary lives in build/bin next to the worker.
+  EXPECT_EQ(sys::path::filename(found), "xpu-compile-worker") << found;
+  EXPECT_TRUE(sys::fs::can_execute(found)) << found;
+
+  ::setenv("XPU_CODEGEN_WORKER", "/nonexistent/xpu-compile-worker", 1);
+  EXPECT_EQ(findWorkerExecutable(), "/nonexistent/xpu-compile-worker");
+  Expected<std::unique_ptr<WorkerPool>> pool = WorkerPool::create(1);
+  ASSERT_FALSE(pool);
+  EXPECT_NE(errorText(pool).find("XPU_CODEGEN_WORKER"), std::string::npos);
+
+  ::setenv("XPU_CODEGEN_WORKER", found.c_str(), 1);
+  EXPECT_EQ(findWorkerExecutable(), found);
+
+  if (saved)
+    ::setenv("XPU_CODEGEN_WORKER", savedValue.c_str(), 1);
+  else
+    ::unsetenv("XPU_CODEGEN_WORKER");
+}
+
+TEST(WorkerPoolDiscovery, BrokenWorkerIsAStartupError) {
+  // /bin/true exits at once without saying hello.
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(1, WorkerLimits{}, "/bin/true");
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  ASSERT_FALSE(response);
+  EXPECT_NE(errorText(response).find(
+                "compiler worker failed to start: exited with status 0"),
+            std::string::npos);
+}
+
+} // namespace
