@@ -1,0 +1,67 @@
+"""Generates gpu.module kernels with N live vector accumulators.
+
+Register pressure grows with N. On pvc with IGC 1.0.12504 (vector<8xf32>):
+N=4 does not spill, N=8 spills only in small GRF mode, N=12 spills in both.
+
+Usage:
+  gen_accumulate.py N [N ...] [--module NAME] [--width W] [--type f32|f16]
+prints one module holding one kernel `acc<N>` per N.
+"""
+import argparse
+
+
+def kernel(n, width, elem, name):
+    vec = f"vector<{width}x{elem}>"
+    out = [
+        f"    gpu.func @{name}(%in: memref<?x{elem}>, %out: memref<?x{elem}>, %iters: index) kernel {{",
+        "      %c0 = arith.constant 0 : index",
+        "      %c1 = arith.constant 1 : index",
+        f"      %cw = arith.constant {width} : index",
+        f"      %zero = arith.constant 0.0 : {elem}",
+        f"      %z = vector.broadcast %zero : {elem} to {vec}",
+        "      %tid = gpu.global_id x",
+        "      %base = arith.muli %tid, %cw : index",
+    ]
+    inits = ", ".join(f"%a{i} = %z" for i in range(n))
+    types = ", ".join(vec for _ in range(n))
+    out.append(f"      %r:{n} = scf.for %it = %c0 to %iters step %c1 iter_args({inits}) -> ({types}) {{")
+    out.append("        %off = arith.addi %base, %it : index")
+    out.append(f"        %x = vector.load %in[%off] : memref<?x{elem}>, {vec}")
+    for i in range(n):
+        out += [
+            f"        %k{i} = arith.constant {float(i + 1)} : {elem}",
+            f"        %s{i} = vector.broadcast %k{i} : {elem} to {vec}",
+            f"        %m{i} = arith.mulf %x, %s{i} : {vec}",
+            f"        %n{i} = arith.addf %a{i}, %m{i} : {vec}",
+            f"        %q{i} = math.sqrt %n{i} : {vec}",
+        ]
+    out.append(f"        scf.yield {', '.join(f'%q{i}' for i in range(n))} : {types}")
+    out.append("      }")
+    for i in range(n):
+        out += [
+            f"      %o{i} = arith.constant {i * width} : index",
+            f"      %p{i} = arith.addi %base, %o{i} : index",
+            f"      vector.store %r#{i}, %out[%p{i}] : memref<?x{elem}>, {vec}",
+        ]
+    out.append("      gpu.return")
+    out.append("    }")
+    return "\n".join(out)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("n", type=int, nargs="+")
+    parser.add_argument("--module", default=None)
+    parser.add_argument("--width", type=int, default=8)
+    parser.add_argument("--type", default="f32", choices=["f32", "f16"])
+    args = parser.parse_args()
+    name = args.module or "acc" + "_".join(map(str, args.n))
+    print("module attributes {gpu.container_module} {")
+    print(f"  gpu.module @{name} {{")
+    print("\n".join(kernel(n, args.width, args.type, f"acc{n}") for n in args.n))
+    print("  }")
+    print("}")
+
+
+if __name__ == "__main__":
+    main()
