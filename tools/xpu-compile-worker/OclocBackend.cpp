@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -22,9 +23,11 @@
 
 #include <ocloc_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <iterator>
 #include <link.h>
 #include <map>
 
@@ -69,6 +72,21 @@ struct OclocOutputs {
   char **names = nullptr;
 };
 
+/// Paths of the shared objects loaded in this process.
+std::vector<std::string> loadedObjects() {
+  std::vector<std::string> paths;
+  ::dl_iterate_phdr(
+      [](struct dl_phdr_info *info, size_t, void *data) {
+        if (info->dlpi_name && *info->dlpi_name)
+          static_cast<std::vector<std::string> *>(data)->push_back(
+              info->dlpi_name);
+        return 0;
+      },
+      &paths);
+  llvm::sort(paths);
+  return paths;
+}
+
 class OclocBackend : public CompilerBackend {
 public:
   static Expected<std::unique_ptr<CompilerBackend>> load();
@@ -92,11 +110,14 @@ private:
   decltype(&::oclocFreeOutput) freeFn = nullptr;
   decltype(&::oclocVersion) versionFn = nullptr;
   std::string identity;
+  /// Shared objects loaded by dlopen and warm-up, i.e. the compiler.
+  std::vector<std::string> compilerObjects;
 };
 
 Expected<std::unique_ptr<CompilerBackend>> OclocBackend::load() {
   const char *env = std::getenv("XPU_CODEGEN_OCLOC_LIBRARY");
   std::string path = env && *env ? env : "libocloc.so";
+  std::vector<std::string> before = loadedObjects();
   // RTLD_LOCAL: IGC's LLVM 14 stays out of the global symbol scope.
   void *handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle)
@@ -132,6 +153,9 @@ Expected<std::unique_ptr<CompilerBackend>> OclocBackend::load() {
                                      "compile the warm-up kernel (rc {1}): "
                                      "{2}",
                                      path, warm->returnCode, warm->log));
+  std::vector<std::string> after = loadedObjects();
+  std::set_difference(after.begin(), after.end(), before.begin(), before.end(),
+                      std::back_inserter(backend->compilerObjects));
   return std::unique_ptr<CompilerBackend>(std::move(backend));
 }
 
@@ -206,18 +230,6 @@ Expected<WorkerResponse> OclocBackend::compile(const WorkerRequest &request) {
   return response;
 }
 
-/// Paths of the loaded objects that make up the compiler.
-int collectCompilerLibraries(struct dl_phdr_info *info, size_t, void *data) {
-  auto &paths = *static_cast<std::vector<std::string> *>(data);
-  if (!info->dlpi_name || !*info->dlpi_name)
-    return 0;
-  StringRef name = sys::path::filename(info->dlpi_name);
-  if (name.starts_with("libocloc") || name.starts_with("libigc") ||
-      name.starts_with("libigdfcl"))
-    paths.push_back(info->dlpi_name);
-  return 0;
-}
-
 Expected<std::string> OclocBackend::getIdentity() {
   if (!identity.empty())
     return identity;
@@ -227,17 +239,16 @@ Expected<std::string> OclocBackend::getIdentity() {
   if (invoke(args, {}, {}, outputs) == 0) {
     auto it = outputs.find("OCL_DRIVER_VERSION");
     if (it != outputs.end())
-      driver = StringRef(it->second).trim(" \t\r\n\0").str();
+      driver = StringRef(it->second).split('\0').first.trim().str();
   }
   int api = versionFn();
 
   // Version strings do not change when a library is rebuilt or swapped
-  // (XPU_CODEGEN_OCLOC_LIBRARY); the contents of the loaded libraries do.
-  std::vector<std::string> paths;
-  ::dl_iterate_phdr(collectCompilerLibraries, &paths);
-  llvm::sort(paths);
+  // (XPU_CODEGEN_OCLOC_LIBRARY); the contents of the libraries that the
+  // compiler brought into this process (libocloc, libigc, IGC's LLVM and
+  // SPIR-V translator, ...) do.
   uint64_t hash = 0;
-  for (const std::string &libPath : paths) {
+  for (const std::string &libPath : compilerObjects) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> file =
         MemoryBuffer::getFile(libPath, /*IsText=*/false,
                               /*RequiresNullTerminator=*/false);
@@ -251,8 +262,9 @@ Expected<std::string> OclocBackend::getIdentity() {
                (*file)->getBufferSize())) ^
            (hash * 0x9E3779B97F4A7C15ull);
   }
-  identity = formatv("ocloc {0} (API {1}.{2}; {3} libraries {4:x16})", driver,
-                     api >> 16, api & 0xffff, paths.size(), hash);
+  identity = formatv("ocloc {0} (API {1}.{2}; {3} libraries {4})", driver,
+                     api >> 16, api & 0xffff, compilerObjects.size(),
+                     format_hex_no_prefix(hash, 16));
   return identity;
 }
 

@@ -238,6 +238,8 @@ TEST_F(WorkerPoolTest, CompilerIdentityIsStable) {
   ASSERT_OK(identity);
   EXPECT_TRUE(StringRef(*identity).starts_with("ocloc ")) << *identity;
   EXPECT_EQ(identity->find("unknown"), std::string::npos) << *identity;
+  EXPECT_NE(identity->find("(API 1."), std::string::npos) << *identity;
+  EXPECT_NE(identity->find(" libraries "), std::string::npos) << *identity;
 
   // A different pool (fresh worker processes) reports the same identity.
   Expected<std::unique_ptr<WorkerPool>> other = WorkerPool::create(1);
@@ -363,6 +365,28 @@ TEST(WorkerPoolDiscovery, HonoursEnvironmentOverride) {
     ::setenv("XPU_CODEGEN_WORKER", savedValue.c_str(), 1);
   else
     ::unsetenv("XPU_CODEGEN_WORKER");
+}
+
+TEST(WorkerPoolDiscovery, MissingCompilerLibraryIsACleanError) {
+  const char *saved = std::getenv("XPU_CODEGEN_OCLOC_LIBRARY");
+  std::string savedValue = saved ? saved : "";
+  // Workers inherit the environment at spawn time.
+  ::setenv("XPU_CODEGEN_OCLOC_LIBRARY", "/nonexistent/libocloc.so", 1);
+  Expected<std::unique_ptr<WorkerPool>> pool = WorkerPool::create(1);
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  Expected<std::string> identity =
+      (*pool)->getCompilerIdentity(WorkerBackend::Ocloc);
+  if (saved)
+    ::setenv("XPU_CODEGEN_OCLOC_LIBRARY", savedValue.c_str(), 1);
+  else
+    ::unsetenv("XPU_CODEGEN_OCLOC_LIBRARY");
+  ASSERT_FALSE(response);
+  EXPECT_NE(errorText(response).find(
+                "cannot load the ocloc library '/nonexistent/libocloc.so'"),
+            std::string::npos);
+  EXPECT_FALSE(identity);
+  consumeError(identity.takeError());
 }
 
 TEST(WorkerPoolDiscovery, BrokenWorkerIsAStartupError) {

@@ -36,6 +36,7 @@
 #include <optional>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
@@ -186,6 +187,8 @@ private:
   WorkerLimits limits;
   std::string workDir;
   std::string stderrTail;
+  /// Peak resident set size of the reaped process (wait4).
+  long peakRssKiB = 0;
   proto::FrameDecoder decoder;
 };
 
@@ -219,6 +222,11 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
   posix_spawn_file_actions_adddup2(&actions, childEnd->get(), 0);
   posix_spawn_file_actions_adddup2(&actions, childEnd->get(), 1);
   posix_spawn_file_actions_adddup2(&actions, errWrite->get(), 2);
+#if defined(__GLIBC__) && __GLIBC_PREREQ(2, 34)
+  // The host's other descriptors (pipes of its own children, ...) that lack
+  // close-on-exec must not be held open by a long-lived worker.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
 
   // Default signal dispositions and an empty mask in the worker, whatever
   // the host has set up.
@@ -365,19 +373,22 @@ std::optional<int> WorkerProcess::reap(Clock::duration grace) {
     return std::nullopt;
   auto giveUp = Clock::now() + grace;
   int status = 0;
+  struct rusage usage = {};
+  scope_exit recordUsage([&] { peakRssKiB = usage.ru_maxrss; });
   for (;;) {
-    pid_t r = ::waitpid(pid, &status, WNOHANG);
+    pid_t r = ::wait4(pid, &status, WNOHANG, &usage);
     if (r == pid)
       break;
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0) { // ECHILD: someone else reaped it (SIGCHLD ignored).
       pid = -1;
+      cleanUpAfterExit();
       return std::nullopt;
     }
     if (Clock::now() >= giveUp) {
       ::kill(pid, SIGKILL);
-      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
       }
       break;
     }
@@ -426,13 +437,16 @@ std::string WorkerProcess::describeStatus(std::optional<int> status) {
     int sig = WTERMSIG(*status);
     const char *name = ::strsignal(sig);
     cause = formatv("killed by signal {0} ({1})", sig, name ? name : "unknown");
-    // Under RLIMIT_AS, IGC's failed allocations end as an abort (uncaught
-    // bad_alloc) or a crash on a null pointer.
+    // Under RLIMIT_AS, IGC's failed allocations can end as an abort
+    // (uncaught bad_alloc) or a crash on a null pointer: name the limit,
+    // with the peak resident size as evidence either way.
     if (limits.memoryMiB && mentionsOutOfMemory(stderrTail))
       cause = "exceeded " + memoryLimit + " (" + cause + ")";
     else if (limits.memoryMiB &&
              (sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS))
-      cause += "; it may have exceeded " + memoryLimit;
+      cause += formatv(" (peak resident memory {0} MiB, memory limit {1} "
+                       "MiB)",
+                       (peakRssKiB + 1023) / 1024, limits.memoryMiB);
   }
   return cause;
 }
