@@ -100,6 +100,10 @@ struct Backends {
 template <typename T, typename EncodeFn>
 Error reply(int out, proto::MessageKind kind, Expected<T> result,
             EncodeFn encode) {
+  // IGC's diagnostics go through stdio (into the host's stderr capture);
+  // flush them while the host still attributes them to this job.
+  std::fflush(stdout);
+  std::fflush(stderr);
   if (!result)
     return proto::writeAll(
         out,
@@ -239,9 +243,5 @@ int main(int argc, char **argv) {
       consumeError(std::move(sent));
       return 0; // The host went away.
     }
-    // IGC's diagnostics go through stdio; flush so the host sees them with
-    // this job, not the next.
-    std::fflush(stdout);
-    std::fflush(stderr);
   }
 }

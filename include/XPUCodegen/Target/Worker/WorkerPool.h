@@ -35,8 +35,9 @@ struct WorkerRequest {
   WorkerBackend backend = WorkerBackend::Ocloc;
   /// Canonical device name (e.g. "pvc").
   std::string device;
-  /// Build options (`-options`), in the spelling of the backend. Never empty
-  /// on the wire (ocloc reads option files from disk when it is).
+  /// Build options (`-options`), in the spelling of the backend. May be
+  /// empty: the worker then passes a blank, never an empty `-options` (ocloc
+  /// reads option files from disk when it is empty).
   std::string options;
   /// The SPIR-V module.
   std::vector<char> spirv;
@@ -76,7 +77,10 @@ struct WorkerLimits {
 };
 
 /// A pool of persistent worker processes. Thread-safe: any number of threads
-/// may call run() concurrently; at most `maxWorkers` jobs run at once.
+/// may call run() concurrently; at most `maxWorkers` jobs run at once. Workers
+/// start on demand and inherit the environment at that moment (e.g.
+/// XPU_CODEGEN_OCLOC_LIBRARY, the libocloc to load; IGC_* variables).
+/// Destroying the pool stops its idle workers; no run() may be in flight.
 class WorkerPool {
 public:
   /// Creates a pool that starts up to `maxWorkers` workers on demand
