@@ -54,3 +54,18 @@ TEST(DeviceTable, ListsEveryNameForDiagnostics) {
   // Sorted: acm-g10 precedes pvc.
   EXPECT_LT(names.find("acm-g10"), names.find("pvc"));
 }
+
+TEST(DeviceTable, MatchesPCIDeviceIds) {
+  // Level Zero reports a PCI device ID; it must map back to the arch, and the
+  // first ID of a device (what the offline driver presents) to that device.
+  EXPECT_EQ(lookupDeviceByPCIId(0x0BD5), lookupDevice("pvc"));
+  EXPECT_EQ(lookupDeviceByPCIId(0x56A0), lookupDevice("acm-g10"));
+  EXPECT_EQ(lookupDeviceByPCIId(0x9A49), lookupDevice("tgllp"));
+  EXPECT_EQ(lookupDeviceByPCIId(0x1234), nullptr);
+  for (const DeviceInfo &device : getDevices()) {
+    if (!device.pciDeviceIds.empty()) {
+      EXPECT_EQ(lookupDeviceByPCIId(device.pciDeviceIds.front()), &device)
+          << device.name.str();
+    }
+  }
+}

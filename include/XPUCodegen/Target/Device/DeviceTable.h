@@ -16,6 +16,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
 
 namespace mlir::xpu {
@@ -32,10 +33,19 @@ struct DeviceInfo {
   bool supportsLargeGRF;
   /// Whether IGC's own auto-large-GRF flag has an effect on this device.
   bool supportsIGCAutoGRF;
+  /// PCI device IDs of this device (vendor 0x8086), as a Level Zero driver
+  /// reports them in ze_device_properties_t::deviceId. Used to match a Level
+  /// Zero device to an arch; the first is what the offline Level Zero driver
+  /// presents. Empty where no ID is known.
+  llvm::ArrayRef<uint16_t> pciDeviceIds = {};
 };
 
 /// Returns the device named `nameOrAlias`, or null when it is unknown.
 const DeviceInfo *lookupDevice(llvm::StringRef nameOrAlias);
+
+/// Returns the device whose PCI device ID (vendor 0x8086) is `pciDeviceId`,
+/// or null when it is unknown.
+const DeviceInfo *lookupDeviceByPCIId(uint32_t pciDeviceId);
 
 /// All canonical devices, in the table's order.
 llvm::ArrayRef<DeviceInfo> getDevices();
