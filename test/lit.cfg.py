@@ -20,6 +20,21 @@ config.substitutions.append(
 )
 config.substitutions.append(("%xpu_src_root", config.xpu_src_root))
 config.substitutions.append(("%python", config.python_executable))
+# Real SPIR-V kernels with known spill behaviour (see their README.md).
+config.substitutions.append(
+    ("%native_inputs",
+     os.path.join(config.xpu_src_root, "unittests", "Native", "Inputs"))
+)
+config.substitutions.append(
+    ("%worker_inputs",
+     os.path.join(config.xpu_src_root, "unittests", "Worker", "Inputs"))
+)
+config.substitutions.append(
+    ("%spirv_to_binary",
+     config.python_executable + " " + os.path.join(
+         config.xpu_src_root, "test", "Transforms", "NativeCodegen", "Inputs",
+         "spirv-to-binary.py"))
+)
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()

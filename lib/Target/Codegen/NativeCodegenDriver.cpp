@@ -117,8 +117,12 @@ prepare(const ModuleCompileRequest &request,
     return llvm::createStringError(
         llvm::formatv("unknown Intel GPU arch '{0}'; valid archs: {1}",
                       request.arch, getValidDeviceNames()));
-  if (llvm::Error error = validateSPIRV(request.spirv))
-    return error;
+  if (options.validateSPIRV) {
+    if (llvm::Error error = validateSPIRV(request.spirv))
+      return error;
+  } else if (!isSPIRV(request.spirv)) {
+    return llvm::createStringError("not a SPIR-V module");
+  }
 
   module.policy = request.policy;
   if (!module.device->supportsLargeGRF) {

@@ -14,8 +14,9 @@
 
 using namespace mlir::xpu;
 
-/// Milliseconds with 0.1 ms resolution: enough to compare, stable to read.
-static double roundMs(double ms) { return std::round(ms * 10.0) / 10.0; }
+/// Whole milliseconds: a compile takes tens to thousands of them, and
+/// integers print exactly in JSON.
+static int64_t roundMs(double ms) { return std::llround(ms); }
 
 llvm::json::Object mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
   const BuildAttempt &chosen = result.decision.getChosen();

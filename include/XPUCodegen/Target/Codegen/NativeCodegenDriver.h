@@ -42,6 +42,10 @@ struct NativeCodegenOptions {
   /// Persistent cache directory; empty: default location, "none": disabled.
   std::string cacheDir;
   WorkerLimits limits;
+  /// Validate SPIR-V with SPIRV-Tools before it reaches the compiler. Off,
+  /// malformed SPIR-V reaches IGC and only the worker isolation stands
+  /// between it and the host.
+  bool validateSPIRV = true;
 };
 
 /// One SPIR-V module to compile for one device.

@@ -61,6 +61,7 @@ struct NativeCodegenPass
     options.jobs = jobs;
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
+    options.validateSPIRV = validateSPIRV;
     if (spillThreshold < 0) {
       getOperation().emitError()
           << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "

@@ -155,6 +155,9 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
            "Write a JSON report of every decision to this path">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark explaining each module's GRF decision">,
+    Option<"validateSPIRV", "validate-spirv", "bool", /*default=*/"true",
+           "Validate SPIR-V with SPIRV-Tools before compiling it (off: only "
+           "the worker isolation protects against malformed SPIR-V)">,
     Option<"timeoutMs", "timeout-ms", "uint64_t", /*default=*/"300000",
            "Wall-clock limit per compile, in milliseconds (0: none)">,
     Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",
