@@ -63,7 +63,7 @@ struct NativeCodegenPass
     options.limits.memoryMiB = memoryLimitMiB;
     options.validateSPIRV = validateSPIRV;
     if (spillThreshold < 0) {
-      getOperation().emitError()
+      mlir::emitError(getOperation().getLoc())
           << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
           << spillThreshold.getValue();
       return signalPassFailure();
@@ -74,7 +74,7 @@ struct NativeCodegenPass
       llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
           NativeCodegenDriver::create(options);
       if (!driver) {
-        getOperation().emitError()
+        mlir::emitError(getOperation().getLoc())
             << "xpu-native-codegen: cannot start the native compiler: "
             << llvm::toString(driver.takeError());
         return signalPassFailure();
@@ -93,7 +93,8 @@ struct NativeCodegenPass
         llvm::append_range(objects, slot.binary.getObjects());
       if (!result) {
         std::string message = llvm::toString(result.takeError());
-        slot.binary.emitError()
+        // Located at the binary, without printing it: its payload is huge.
+        mlir::emitError(slot.binary.getLoc())
             << "xpu-native-codegen: module '" << request.name
             << "' for arch '" << request.arch << "' failed: " << message;
         reportEntries.push_back(
@@ -122,7 +123,7 @@ struct NativeCodegenPass
     // caller learns what did compile.
     if (!report.empty()) {
       if (llvm::Error error = writeReport(report, std::move(reportEntries))) {
-        getOperation().emitError()
+        mlir::emitError(getOperation().getLoc())
             << "xpu-native-codegen: cannot write the report to '"
             << report.getValue() << "': " << llvm::toString(std::move(error));
         anyFailed = true;
@@ -148,7 +149,8 @@ struct NativeCodegenPass
           if (object.getProperties() &&
               object.getProperties().contains("n_regs"))
             continue;
-          binary.emitError() << "xpu-native-codegen: object " << index
+          mlir::emitError(binary.getLoc())
+              << "xpu-native-codegen: object " << index
                              << " for arch '" << target.getArch()
                              << "' holds neither SPIR-V nor a native binary "
                                 "from this pass";
@@ -167,7 +169,7 @@ struct NativeCodegenPass
     const GRFDecision &decision = result.decision;
     const BuildAttempt &chosen = decision.getChosen();
     if (remarks)
-      slot.binary.emitRemark()
+      mlir::emitRemark(slot.binary.getLoc())
           << "xpu-native-codegen: '" << result.name << "' on " << result.arch
           << ": " << getEffectiveGRFMode(chosen)
           << " GRF (n_regs = " << getNRegs(chosen.mode) << ", "
@@ -181,7 +183,7 @@ struct NativeCodegenPass
     if (forced && chosen.spillSize > 0)
       for (const KernelMeasurement &kernel : chosen.kernels)
         if (kernel.spillSize > 0)
-          slot.binary.emitWarning()
+          mlir::emitWarning(slot.binary.getLoc())
               << "xpu-native-codegen: kernel '" << kernel.name
               << "' spills " << kernel.spillSize << " bytes per thread in "
               << stringifyBuildGRF(chosen.mode) << " GRF mode on "
