@@ -295,7 +295,12 @@ TEST(CompileCache, ConcurrentProcesses) {
     std::vector<StringRef> envRefs(env.begin(), env.end());
     StringRef args[] = {self, "--gtest_filter=CompileCacheChild.Writer"};
     std::string error;
-    children.push_back(sys::ExecuteNoWait(self, args, envRefs, {}, 0, &error));
+    // Children report through their exit status; their output would
+    // confuse the lit test reading ours.
+    std::optional<StringRef> redirects[] = {std::nullopt, StringRef(""),
+                                            std::nullopt};
+    children.push_back(
+        sys::ExecuteNoWait(self, args, envRefs, redirects, 0, &error));
     ASSERT_NE(children.back().Pid, 0) << error;
   }
   for (sys::ProcessInfo &child : children) {
