@@ -10,3 +10,8 @@ find_package(SPIRV-Tools REQUIRED CONFIG)
 find_path(OCLOC_INCLUDE_DIR ocloc_api.h REQUIRED)
 
 find_package(GTest REQUIRED)
+
+# Level Zero loader (libze1, libze-dev): the worker's Level Zero backend links
+# it; the offline Level Zero driver only needs its headers.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LEVEL_ZERO REQUIRED level-zero)

@@ -3,22 +3,107 @@
 // Part of the XPUCodegen project.
 //
 //===----------------------------------------------------------------------===//
+//
+// Level Zero is probed in a compiler worker, never in the host: zeInit loads
+// GPU drivers into the calling process, and after a failed zeInit loader
+// 1.8.12 crashes on the next call. The probe is a Level Zero job without
+// SPIR-V (see tools/xpu-compile-worker/LevelZeroBackend.cpp); its answer is
+// cached per process and arch, since drivers are fixed at the first zeInit
+// of a process anyway.
+//
+//===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <mutex>
+
 using namespace mlir::xpu;
+
+namespace {
+struct ProbeResult {
+  bool found = false;
+  /// The devices found, or why none could be looked for (zeInit failed).
+  std::string detail;
+  /// True when Level Zero itself is unusable (detail is the error).
+  bool unavailable = false;
+};
+} // namespace
+
+static ProbeResult probeLevelZero(const DeviceInfo &device) {
+  static std::mutex mutex;
+  static llvm::StringMap<ProbeResult> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(device.name);
+  if (it != cache.end())
+    return it->second;
+
+  ProbeResult result;
+  llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(/*maxWorkers=*/1);
+  if (!pool) {
+    result.unavailable = true;
+    result.detail = "cannot start a compiler worker to probe Level Zero: " +
+                    llvm::toString(pool.takeError());
+  } else {
+    WorkerRequest probe;
+    probe.backend = WorkerBackend::LevelZero;
+    probe.device = device.name.str();
+    probe.options = " ";
+    llvm::Expected<WorkerResponse> response = pool->run(probe);
+    if (!response) {
+      // zeInit failed (the worker's Level Zero backend could not load), or
+      // the probe took the worker down.
+      result.unavailable = true;
+      result.detail = llvm::toString(response.takeError());
+    } else {
+      result.found = response->succeeded;
+      result.detail = response->log;
+    }
+  }
+  cache[device.name] = result;
+  return result;
+}
 
 llvm::Expected<BackendChoice>
 mlir::xpu::selectBackend(BackendKind requested, const DeviceInfo &device) {
   switch (requested) {
   case BackendKind::Ocloc:
     return BackendChoice{WorkerBackend::Ocloc, "ocloc", "requested"};
-  case BackendKind::LevelZero:
-    return llvm::createStringError(
-        "backend=level-zero is not available in this build");
-  case BackendKind::Auto:
-    return BackendChoice{WorkerBackend::Ocloc, "ocloc",
-                         "auto: no Level Zero device probing in this build"};
+  case BackendKind::LevelZero: {
+    ProbeResult probe = probeLevelZero(device);
+    if (probe.unavailable)
+      return llvm::createStringError("backend=level-zero: " + probe.detail);
+    if (!probe.found)
+      return llvm::createStringError(
+          llvm::formatv("backend=level-zero: no Level Zero device for arch "
+                        "'{0}'; devices found: {1}",
+                        device.name, probe.detail)
+              .str());
+    return BackendChoice{
+        WorkerBackend::LevelZero, "level-zero",
+        llvm::formatv("requested; Level Zero devices: {0}", probe.detail)};
+  }
+  case BackendKind::Auto: {
+    ProbeResult probe = probeLevelZero(device);
+    if (probe.found)
+      return BackendChoice{
+          WorkerBackend::LevelZero, "level-zero",
+          llvm::formatv("auto: Level Zero device for arch '{0}' found "
+                        "(devices: {1}); using level-zero",
+                        device.name, probe.detail)};
+    if (probe.unavailable)
+      return BackendChoice{
+          WorkerBackend::Ocloc, "ocloc",
+          llvm::formatv("auto: no Level Zero driver/device ({0}); using ocloc",
+                        probe.detail)};
+    return BackendChoice{
+        WorkerBackend::Ocloc, "ocloc",
+        llvm::formatv("auto: no Level Zero device for arch '{0}' (devices "
+                      "found: {1}); using ocloc",
+                      device.name, probe.detail)};
+  }
   }
   llvm_unreachable("unknown backend kind");
 }

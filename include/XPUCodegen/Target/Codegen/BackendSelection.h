@@ -22,9 +22,11 @@ struct BackendChoice {
   std::string reason;
 };
 
-/// Resolves `requested` for `device`: `ocloc` and `level-zero` as asked;
-/// `auto` is Level Zero when an Intel GPU of that arch is present, else
-/// ocloc.
+/// Resolves `requested` for `device`: `ocloc` as asked; `level-zero` when a
+/// Level Zero device of that arch is present, else an error that says why
+/// (zeInit failed, or the devices found); `auto` is Level Zero when such a
+/// device is present, else ocloc, with the reason. Level Zero is probed in a
+/// compiler worker (never in this process), once per process and arch.
 llvm::Expected<BackendChoice> selectBackend(BackendKind requested,
                                             const DeviceInfo &device);
 
