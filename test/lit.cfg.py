@@ -57,3 +57,48 @@ def _find_library(name):
 
 if _find_library("libocloc.so"):
     config.available_features.add("ocloc")
+
+# The offline Level Zero driver (lib/Target/LevelZero/OfflineDriver): tests
+# run Level Zero code through it with ZE_ENABLE_ALT_DRIVERS=%ze_offline_driver.
+config.substitutions.append(
+    ("%ze_offline_driver", os.path.join(config.xpu_lib_dir, "libze_xpu_offline.so"))
+)
+
+
+# A real Intel GPU behind Level Zero. Probed in a child process (zeInit loads
+# GPU drivers, and loader 1.8.12 crashes on calls after a failed zeInit),
+# without ZE_ENABLE_ALT_DRIVERS so the offline driver never counts, and only
+# where a GPU render node exists at all.
+def _has_level_zero_device():
+    import glob
+    import subprocess
+    import sys
+
+    if not glob.glob("/dev/dri/renderD*"):
+        return False
+    probe = r"""
+import ctypes, sys
+ze = ctypes.CDLL("libze_loader.so.1")
+if ze.zeInit(1) != 0:
+    sys.exit(1)
+n = ctypes.c_uint32(0)
+if ze.zeDriverGet(ctypes.byref(n), None) != 0 or n.value == 0:
+    sys.exit(1)
+drivers = (ctypes.c_void_p * n.value)()
+ze.zeDriverGet(ctypes.byref(n), drivers)
+for d in drivers:
+    m = ctypes.c_uint32(0)
+    if ze.zeDeviceGet(ctypes.c_void_p(d), ctypes.byref(m), None) == 0 and m.value:
+        sys.exit(0)
+sys.exit(1)
+"""
+    env = {k: v for k, v in os.environ.items() if k != "ZE_ENABLE_ALT_DRIVERS"}
+    try:
+        return subprocess.run([sys.executable, "-c", probe], env=env,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+if _has_level_zero_device():
+    config.available_features.add("level-zero-device")
