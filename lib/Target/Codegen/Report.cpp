@@ -22,14 +22,20 @@ llvm::json::Object mlir::xpu::getReportEntry(const ModuleCompileResult &result) 
   const BuildAttempt &chosen = result.decision.getChosen();
 
   llvm::json::Array attempts;
-  for (const BuildAttempt &attempt : result.decision.attempts)
-    attempts.push_back(llvm::json::Object{
+  for (const BuildAttempt &attempt : result.decision.attempts) {
+    llvm::json::Object entry{
         {"grf_mode", stringifyBuildGRF(attempt.mode)},
         {"build_flags", attempt.buildFlags},
         {"spill_size", attempt.spillSize},
         {"compile_ms", roundMs(attempt.compileMs)},
         {"cache", attempt.cache},
-    });
+    };
+    // Only deduplicated builds carry the marker, so reports of batches
+    // without duplicates keep their shape.
+    if (attempt.reused)
+      entry["reused"] = true;
+    attempts.push_back(std::move(entry));
+  }
 
   llvm::json::Array kernels;
   for (const KernelMeasurement &kernel : chosen.kernels)
@@ -43,7 +49,7 @@ llvm::json::Object mlir::xpu::getReportEntry(const ModuleCompileResult &result) 
         {"n_spills", kernel.nSpills},
     });
 
-  return llvm::json::Object{
+  llvm::json::Object entry{
       {"module", result.name},
       {"arch", result.arch},
       {"backend", result.backend},
@@ -58,13 +64,27 @@ llvm::json::Object mlir::xpu::getReportEntry(const ModuleCompileResult &result) 
       {"attempts", std::move(attempts)},
       {"kernels", std::move(kernels)},
   };
+  // How the GRF mode was decided: "measured", "predicted", "speculated",
+  // "forced" or "igc"; for predicted modules also the plan and the estimate.
+  entry["decision_source"] = result.decision.source;
+  if (result.pressure) {
+    entry["plan"] = stringifyBuildPlan(result.plan).str();
+    entry["pressure"] = llvm::json::Object{
+        {"live_bytes", result.pressure->liveBytes},
+        {"simd", result.pressure->simd},
+        {"small_budget", result.pressure->smallBudget},
+        {"prediction", result.pressure->prediction},
+    };
+  }
+  return entry;
 }
 
 llvm::json::Object mlir::xpu::getReportErrorEntry(llvm::StringRef module,
                                                   llvm::StringRef arch,
                                                   llvm::StringRef error) {
+  // json::Value only references a StringRef: copy, the caller's strings die.
   return llvm::json::Object{
-      {"module", module}, {"arch", arch}, {"error", error}};
+      {"module", module.str()}, {"arch", arch.str()}, {"error", error.str()}};
 }
 
 llvm::Error mlir::xpu::writeReport(llvm::StringRef path,
