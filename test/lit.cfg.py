@@ -29,6 +29,11 @@ config.substitutions.append(
     ("%worker_inputs",
      os.path.join(config.xpu_src_root, "unittests", "Worker", "Inputs"))
 )
+# The Python package as the build assembles it (python/CMakeLists.txt).
+xpu_python_packages = os.path.join(config.xpu_obj_root, "python_packages")
+config.substitutions.append(("%xpu_python_packages", xpu_python_packages))
+if os.path.isdir(os.path.join(xpu_python_packages, "xpu_codegen")):
+    config.available_features.add("xpu-python")
 config.substitutions.append(
     ("%spirv_to_binary",
      config.python_executable + " " + os.path.join(

@@ -1,0 +1,499 @@
+//===- XPUCodegenModule.cpp - Native half of the xpu_codegen package ------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The extension module `xpu_codegen._xpu_codegen`: compiles MLIR text (the
+// whole xpu-codegen-pipeline, in-process) or SPIR-V bytes (native code
+// generation only, through the NativeCodegenDriver) and reads zebins.
+//
+// Compile functions never raise for a compile failure: they return a
+// dictionary with the located diagnostics, one JSON report entry per module
+// (produced by getReportEntry, the single owner of the field mapping, so
+// Python sees exactly what the pass report says) and the native binaries.
+// The Python half turns failures into exceptions. llvm::Error never crosses
+// the boundary, and no LLVM code runs while the GIL is held.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/InitAllXPU.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/Report.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Target/Worker/WorkerPool.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace mlir::xpu;
+
+namespace {
+
+/// Options shared by both inputs, as the Python half passes them (strings
+/// already validated there; checked again here because this module is
+/// importable on its own).
+struct CompileOptions {
+  std::string arch;
+  std::string grfMode;
+  std::string backend;
+  int64_t spillThreshold = 0;
+  std::string autoStrategy;
+  std::string cacheDir;
+  unsigned jobs = 0;
+};
+
+/// One compiled (or failed) module.
+struct ModuleOutcome {
+  /// The report entry, serialized (getReportEntry or getReportErrorEntry).
+  std::string entry;
+  /// The native binary; absent for a module that failed.
+  std::optional<std::string> binary;
+};
+
+/// What a compile function returns to Python.
+struct CompileOutcome {
+  bool success = true;
+  /// Every diagnostic, formatted "file:line:col: error: message".
+  std::string diagnostics;
+  std::vector<ModuleOutcome> modules;
+
+  void addError(const llvm::Twine &message) {
+    success = false;
+    llvm::raw_string_ostream os(diagnostics);
+    os << message << "\n";
+  }
+};
+
+std::optional<BackendKind> parseBackend(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<BackendKind>>(name)
+      .Case("auto", BackendKind::Auto)
+      .Case("ocloc", BackendKind::Ocloc)
+      .Case("level-zero", BackendKind::LevelZero)
+      .Default(std::nullopt);
+}
+
+std::optional<AutoStrategy> parseAutoStrategy(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<AutoStrategy>>(name)
+      .Case("measure", AutoStrategy::Measure)
+      .Case("igc", AutoStrategy::IGC)
+      .Default(std::nullopt);
+}
+
+std::optional<GRFPolicy> parsePolicy(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<GRFPolicy>>(name)
+      .Case("small", GRFPolicy::Small)
+      .Case("large", GRFPolicy::Large)
+      .Case("default", GRFPolicy::Default)
+      .Case("auto", GRFPolicy::Auto)
+      .Default(std::nullopt);
+}
+
+/// Checks what needs no compiler; an error is reported against `location`.
+bool checkOptions(const CompileOptions &options, llvm::StringRef location,
+                  CompileOutcome &outcome) {
+  auto fail = [&](const llvm::Twine &message) {
+    outcome.addError(location + ": error: " + message);
+    return false;
+  };
+  if (!lookupDevice(options.arch))
+    return fail(llvm::formatv("unknown Intel GPU arch '{0}'; valid archs: {1}",
+                              options.arch, getValidDeviceNames()));
+  if (!parsePolicy(options.grfMode))
+    return fail("unknown GRF mode '" + options.grfMode +
+                "'; valid: small, large, auto, default");
+  if (!parseBackend(options.backend))
+    return fail("unknown backend '" + options.backend +
+                "'; valid: auto, ocloc, level-zero");
+  if (!parseAutoStrategy(options.autoStrategy))
+    return fail("unknown auto strategy '" + options.autoStrategy +
+                "'; valid: measure, igc");
+  if (options.spillThreshold < 0)
+    return fail("spill threshold must be >= 0 bytes");
+  return true;
+}
+
+std::string serialize(llvm::json::Value value) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << value;
+  return text;
+}
+
+//===----------------------------------------------------------------------===//
+// SPIR-V input
+//===----------------------------------------------------------------------===//
+
+/// A SPIR-V module to compile: its name (for reports) and bytes.
+using SPIRVInput = std::pair<std::string, std::string>;
+
+CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
+                            const CompileOptions &options) {
+  CompileOutcome outcome;
+  llvm::StringRef location = inputs.empty() ? "<spirv>" : inputs[0].first;
+  if (!checkOptions(options, location, outcome))
+    return outcome;
+
+  NativeCodegenOptions driverOptions;
+  driverOptions.backend = *parseBackend(options.backend);
+  driverOptions.spillThreshold = options.spillThreshold;
+  driverOptions.autoStrategy = *parseAutoStrategy(options.autoStrategy);
+  driverOptions.cacheDir = options.cacheDir;
+  driverOptions.jobs = options.jobs;
+  llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
+      NativeCodegenDriver::create(driverOptions);
+  if (!driver) {
+    outcome.addError(location + ": error: cannot start the native compiler: " +
+                     llvm::toString(driver.takeError()));
+    return outcome;
+  }
+
+  std::vector<ModuleCompileRequest> requests;
+  for (const auto &[name, bytes] : inputs) {
+    ModuleCompileRequest request;
+    request.name = name;
+    request.arch = options.arch;
+    request.policy = *parsePolicy(options.grfMode);
+    request.spirv.assign(bytes.begin(), bytes.end());
+    requests.push_back(std::move(request));
+  }
+  std::vector<llvm::Expected<ModuleCompileResult>> results =
+      (*driver)->compile(requests);
+  for (auto [request, result] : llvm::zip_equal(requests, results)) {
+    if (!result) {
+      std::string message = llvm::toString(result.takeError());
+      outcome.addError(request.name + ": error: module '" + request.name +
+                       "' for arch '" + request.arch + "' failed: " + message);
+      outcome.modules.push_back(
+          {serialize(getReportErrorEntry(request.name, request.arch, message)),
+           std::nullopt});
+      continue;
+    }
+    // As the pass does: a forced mode that spills is worth a warning.
+    const BuildAttempt &chosen = result->decision.getChosen();
+    if (request.policy == GRFPolicy::Small ||
+        request.policy == GRFPolicy::Large) {
+      llvm::raw_string_ostream os(outcome.diagnostics);
+      for (const KernelMeasurement &kernel : chosen.kernels)
+        if (kernel.spillSize > 0)
+          os << request.name << ": warning: kernel '" << kernel.name
+             << "' spills " << kernel.spillSize << " bytes per thread in "
+             << stringifyBuildGRF(chosen.mode) << " GRF mode on "
+             << result->arch << "\n";
+    }
+    const std::vector<char> &binary = chosen.binary;
+    outcome.modules.push_back({serialize(getReportEntry(*result)),
+                               std::string(binary.begin(), binary.end())});
+  }
+  return outcome;
+}
+
+//===----------------------------------------------------------------------===//
+// MLIR input
+//===----------------------------------------------------------------------===//
+
+/// Everything MLIR text may use: what xpu-opt registers.
+const DialectRegistry &getRegistry() {
+  static const DialectRegistry *registry = [] {
+    auto *registry = new DialectRegistry();
+    registerAllDialects(*registry);
+    registerAllExtensions(*registry);
+    registerAllToLLVMIRTranslations(*registry);
+    registerXPUDialectAndModels(*registry);
+    return registry;
+  }();
+  return *registry;
+}
+
+/// Removes a file when it goes out of scope.
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      (void)llvm::sys::fs::remove(path);
+  }
+};
+
+/// The native objects the pass produced, in its walk order.
+struct NativeObject {
+  std::string module;
+  std::string binary;
+};
+
+std::vector<NativeObject> collectNativeObjects(ModuleOp module) {
+  std::vector<NativeObject> objects;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object || !isa<TargetAttr>(object.getTarget()) ||
+          !object.getProperties() ||
+          !object.getProperties().contains("n_regs"))
+        continue;
+      objects.push_back({binary.getName().str(),
+                         object.getObject().getValue().str()});
+    }
+  });
+  return objects;
+}
+
+CompileOutcome compileMLIR(const std::string &text,
+                           const std::string &bufferName,
+                           const CompileOptions &options) {
+  CompileOutcome outcome;
+  if (!checkOptions(options, bufferName, outcome))
+    return outcome;
+
+  MLIRContext context(getRegistry());
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  llvm::raw_string_ostream diagnostics(outcome.diagnostics);
+  SourceMgrDiagnosticHandler sourceMgrHandler(sourceMgr, &context,
+                                              diagnostics);
+  // Registered last, so it sees every diagnostic first; it only counts and
+  // lets the source manager handler print.
+  bool sawError = false;
+  DiagnosticEngine::HandlerID counter =
+      context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          sawError = true;
+        return failure();
+      });
+  auto finish = [&]() -> CompileOutcome & {
+    context.getDiagEngine().eraseHandler(counter);
+    outcome.success = outcome.success && !sawError;
+    return outcome;
+  };
+
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module) {
+    outcome.success = false;
+    return finish();
+  }
+
+  TempFile report;
+  if (std::error_code error = llvm::sys::fs::createTemporaryFile(
+          "xpu-codegen-report", "json", report.path)) {
+    outcome.addError(bufferName +
+                     ": error: cannot create a temporary report file: " +
+                     error.message());
+    return finish();
+  }
+
+  CodegenPipelineOptions pipeline;
+  pipeline.arch = options.arch;
+  pipeline.grfMode = *symbolizeGRFMode(options.grfMode);
+  pipeline.backend = *parseBackend(options.backend);
+  pipeline.spillThreshold = options.spillThreshold;
+  pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
+  pipeline.cacheDir = options.cacheDir;
+  pipeline.jobs = options.jobs;
+  pipeline.report = report.path.str().str();
+  PassManager pm(&context, ModuleOp::getOperationName());
+  buildCodegenPipeline(pm, pipeline);
+  if (failed(pm.run(*module)))
+    outcome.success = false;
+
+  // The pass writes its report even when some modules failed; before the
+  // pass ran, the file is still empty.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> reportText =
+      llvm::MemoryBuffer::getFile(report.path);
+  if (!reportText || (*reportText)->getBuffer().empty())
+    return finish();
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse((*reportText)->getBuffer());
+  const llvm::json::Array *entries =
+      parsed && parsed->getAsObject()
+          ? parsed->getAsObject()->getArray("modules")
+          : nullptr;
+  if (!entries) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    outcome.addError(bufferName + ": error: unreadable native codegen report");
+    return finish();
+  }
+
+  // Report entries follow the pass's walk order, as do the objects; an
+  // object already native before the pass ran has no entry, so match names.
+  std::vector<NativeObject> objects = collectNativeObjects(*module);
+  size_t next = 0;
+  for (const llvm::json::Value &entry : *entries) {
+    ModuleOutcome moduleOutcome{serialize(entry), std::nullopt};
+    const llvm::json::Object *object = entry.getAsObject();
+    if (object && !object->get("error")) {
+      std::optional<llvm::StringRef> name = object->getString("module");
+      while (next < objects.size() && name && objects[next].module != *name)
+        ++next;
+      if (next < objects.size())
+        moduleOutcome.binary = std::move(objects[next++].binary);
+    }
+    outcome.modules.push_back(std::move(moduleOutcome));
+  }
+  return finish();
+}
+
+//===----------------------------------------------------------------------===//
+// Python conversions
+//===----------------------------------------------------------------------===//
+
+py::dict toPython(const CompileOutcome &outcome) {
+  py::list modules;
+  for (const ModuleOutcome &module : outcome.modules) {
+    py::dict item;
+    item["entry"] = py::str(module.entry);
+    item["binary"] = module.binary ? py::object(py::bytes(*module.binary))
+                                   : py::object(py::none());
+    modules.append(std::move(item));
+  }
+  py::dict result;
+  result["success"] = outcome.success;
+  result["diagnostics"] = py::str(outcome.diagnostics);
+  result["modules"] = std::move(modules);
+  return result;
+}
+
+CompileOptions makeOptions(std::string arch, std::string grfMode,
+                           std::string backend, int64_t spillThreshold,
+                           std::string autoStrategy, std::string cacheDir,
+                           unsigned jobs) {
+  CompileOptions options;
+  options.arch = std::move(arch);
+  options.grfMode = std::move(grfMode);
+  options.backend = std::move(backend);
+  options.spillThreshold = spillThreshold;
+  options.autoStrategy = std::move(autoStrategy);
+  options.cacheDir = std::move(cacheDir);
+  options.jobs = jobs;
+  return options;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_xpu_codegen, m) {
+  m.doc() = "Native half of xpu_codegen; use the xpu_codegen package.";
+
+  m.def(
+      "compile_spirv",
+      [](const std::vector<std::pair<std::string, py::bytes>> &inputs,
+         std::string arch, std::string grfMode, std::string backend,
+         int64_t spillThreshold, std::string autoStrategy,
+         std::string cacheDir, unsigned jobs) {
+        std::vector<SPIRVInput> copies;
+        for (const auto &[name, bytes] : inputs)
+          copies.emplace_back(name, std::string(bytes));
+        CompileOptions options =
+            makeOptions(std::move(arch), std::move(grfMode),
+                        std::move(backend), spillThreshold,
+                        std::move(autoStrategy), std::move(cacheDir), jobs);
+        CompileOutcome outcome;
+        {
+          py::gil_scoped_release release;
+          outcome = compileSPIRV(copies, options);
+        }
+        return toPython(outcome);
+      },
+      py::arg("inputs"), py::arg("arch"), py::arg("grf_mode"),
+      py::arg("backend"), py::arg("spill_threshold"), py::arg("auto_strategy"),
+      py::arg("cache_dir"), py::arg("jobs"),
+      "Compiles SPIR-V modules [(name, bytes)] to native code.");
+
+  m.def(
+      "compile_mlir",
+      [](py::bytes text, std::string bufferName, std::string arch,
+         std::string grfMode, std::string backend, int64_t spillThreshold,
+         std::string autoStrategy, std::string cacheDir, unsigned jobs) {
+        std::string source(text);
+        CompileOptions options =
+            makeOptions(std::move(arch), std::move(grfMode),
+                        std::move(backend), spillThreshold,
+                        std::move(autoStrategy), std::move(cacheDir), jobs);
+        CompileOutcome outcome;
+        {
+          py::gil_scoped_release release;
+          outcome = compileMLIR(source, bufferName, options);
+        }
+        return toPython(outcome);
+      },
+      py::arg("text"), py::arg("buffer_name"), py::arg("arch"),
+      py::arg("grf_mode"), py::arg("backend"), py::arg("spill_threshold"),
+      py::arg("auto_strategy"), py::arg("cache_dir"), py::arg("jobs"),
+      "Runs xpu-codegen-pipeline on MLIR text (UTF-8 bytes).");
+
+  m.def(
+      "read_zebin",
+      [](py::bytes data) {
+        std::string binary(data);
+        std::optional<llvm::Expected<ZebinInfo>> info;
+        {
+          py::gil_scoped_release release;
+          info.emplace(readZebin(binary));
+        }
+        py::dict result;
+        if (!*info) {
+          result["error"] = py::str(llvm::toString(info->takeError()));
+          return result;
+        }
+        py::list kernels;
+        for (const ZebinKernel &kernel : (*info)->kernels) {
+          py::dict item;
+          item["name"] = kernel.name;
+          item["grf_count"] = kernel.grfCount;
+          item["simd"] = kernel.simd;
+          item["scratch_size"] = kernel.scratchSize;
+          item["private_size"] = kernel.privateSize;
+          item["spill_size"] = kernel.spillSize
+                                   ? py::object(py::int_(*kernel.spillSize))
+                                   : py::object(py::none());
+          item["code_size"] = kernel.codeSize;
+          kernels.append(std::move(item));
+        }
+        result["error"] = py::none();
+        result["ze_info_version"] = (*info)->zeInfoVersion;
+        result["kernels"] = std::move(kernels);
+        return result;
+      },
+      py::arg("data"),
+      "Reads a zebin: {'error', 'ze_info_version', 'kernels': [...]}.");
+
+  m.def(
+      "lookup_arch",
+      [](const std::string &name) -> std::optional<std::string> {
+        if (const DeviceInfo *device = lookupDevice(name))
+          return device->name.str();
+        return std::nullopt;
+      },
+      py::arg("name"), "Canonical device name of an arch, or None.");
+  m.def(
+      "valid_archs", [] { return getValidDeviceNames(); },
+      "Every accepted arch name and alias, comma-separated.");
+  m.def(
+      "find_worker", [] { return findWorkerExecutable(); },
+      "Path of the compiler worker the next compile would start.");
+}

@@ -1,0 +1,41 @@
+"""Shared paths and helpers for the xpu_codegen tests.
+
+Run with PYTHONPATH=<build>/python_packages (the lit test test/Python does).
+The compiles are real: IGC through libocloc, in the worker processes.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import xpu_codegen
+
+REPO = Path(__file__).resolve().parents[2]
+INPUTS = REPO / "unittests" / "Native" / "Inputs"
+EXAMPLES = REPO / "examples"
+# <build>/python_packages/xpu_codegen -> <build>/bin
+BUILD_BIN = Path(xpu_codegen.__file__).resolve().parents[2] / "bin"
+
+ELF_MAGIC = b"\x7fELF"
+
+
+def spirv(name):
+    """Bytes of one of the real test kernels (see Inputs/README.md)."""
+    return (INPUTS / f"{name}.spv").read_bytes()
+
+
+def run_cli(*args, cwd=None):
+    """Runs `python3 -m xpu_codegen ARGS`; returns the CompletedProcess."""
+    return subprocess.run(
+        [sys.executable, "-m", "xpu_codegen", *map(str, args)],
+        cwd=cwd, capture_output=True, text=True, timeout=600,
+        env=dict(os.environ))
+
+
+@pytest.fixture
+def no_cache():
+    """Compile options that bypass the persistent cache."""
+    return {"cache_dir": "none"}

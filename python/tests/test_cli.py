@@ -1,0 +1,156 @@
+"""`python3 -m xpu_codegen`: compile and inspect files from the shell."""
+
+import io
+import json
+
+from conftest import ELF_MAGIC, EXAMPLES, INPUTS, run_cli
+
+import xpu_codegen
+from xpu_codegen import _cli
+
+# The keys of the pass's report (DESIGN.md output contract).
+MODULE_KEYS = {"module", "arch", "backend", "grf_mode", "n_regs", "spill_size",
+               "build_flags", "cache", "attempts", "kernels"}
+ATTEMPT_KEYS = {"grf_mode", "build_flags", "spill_size", "compile_ms"}
+KERNEL_KEYS = {"name", "grf_count", "simd", "spill_size", "private_size",
+               "n_spills"}
+
+
+def check_report_format(report):
+    assert report["version"] == 1
+    for module in report["modules"]:
+        assert MODULE_KEYS <= module.keys()
+        for attempt in module["attempts"]:
+            assert ATTEMPT_KEYS <= attempt.keys()
+        for kernel in module["kernels"]:
+            assert KERNEL_KEYS <= kernel.keys()
+
+
+def test_compile_spirv_writes_zebin_and_report(tmp_path):
+    out, report = tmp_path / "k.zebin", tmp_path / "r.json"
+    result = run_cli("compile", INPUTS / "spill_small_only.spv", "--arch",
+                     "pvc", "--grf-mode", "auto", "--cache-dir", "none",
+                     "-o", out, "--report", report)
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes()[:4] == ELF_MAGIC
+    data = json.loads(report.read_text())
+    check_report_format(data)
+    [module] = data["modules"]
+    assert (module["module"], module["grf_mode"], module["n_regs"]) == (
+        "spill_small_only", "large", 256)
+    assert [a["spill_size"] for a in module["attempts"]] == [9600, 0]
+    # The table: one row per kernel.
+    row = next(line.split() for line in result.stdout.splitlines()
+               if line.startswith("spill_small_only "))
+    assert row[:10] == ["spill_small_only", "spill_small_only", "pvc",
+                        "large", "256", "256", "32", "0", "0", "0"]
+    assert f"wrote {out}" in result.stdout
+    # No progress line when stderr is not a terminal.
+    assert result.stderr == ""
+
+    result = run_cli("inspect", out)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1].split() == ["kernel", "grf_count", "simd", "scratch",
+                                "private", "spill", "code", "bytes"]
+    assert lines[2].split()[:5] == ["spill_small_only", "256", "32", "0", "0"]
+
+
+def test_compile_without_output_uses_module_names(tmp_path):
+    result = run_cli("compile", INPUTS / "nospill.spv", "--cache-dir", "none",
+                     "-q", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == ""
+    assert (tmp_path / "nospill.zebin").read_bytes()[:4] == ELF_MAGIC
+
+
+def test_compile_mlir_with_several_modules_writes_a_directory(tmp_path):
+    out = tmp_path / "bins"
+    result = run_cli("compile", EXAMPLES / "mixed_modes.mlir", "-o", out,
+                     "--cache-dir", "none", "--report", tmp_path / "r.json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads((tmp_path / "r.json").read_text())
+    check_report_format(report)
+    names = sorted(m["module"] for m in report["modules"])
+    assert len(names) >= 2
+    assert sorted(p.name for p in out.iterdir()) == [
+        f"{name}.zebin" for name in names]
+    info = xpu_codegen.read_zebin(out / f"{names[0]}.zebin")
+    assert info.kernels
+
+
+def test_compile_error_exit_status_and_located_message(tmp_path):
+    bad = tmp_path / "bad.mlir"
+    bad.write_text("module {\n  %x = arith.bogus\n}\n")
+    result = run_cli("compile", bad, "-o", tmp_path / "out")
+    assert result.returncode == 1
+    assert f"{bad}:2:" in result.stderr and "error:" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_bad_spirv_file_writes_an_error_report(tmp_path):
+    bad = tmp_path / "bad.spv"
+    bad.write_bytes(b"\x03\x02\x23\x07" + b"\xff" * 100)
+    report = tmp_path / "r.json"
+    result = run_cli("compile", bad, "--cache-dir", "none", "--report", report)
+    assert result.returncode == 1
+    assert "bad: error: module 'bad' for arch 'pvc' failed" in result.stderr
+    [entry] = json.loads(report.read_text())["modules"]
+    assert entry["module"] == "bad" and "error" in entry
+
+
+def test_usage_errors(tmp_path):
+    spv = INPUTS / "nospill.spv"
+    assert run_cli("compile", spv, "--grf-mode", "huge").returncode == 2
+    assert run_cli("compile", spv, "--jobs", "-3").returncode == 2
+    result = run_cli("compile", spv, "--arch", "nope", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "valid archs:" in result.stderr
+    result = run_cli("compile", tmp_path / "missing.spv")
+    assert result.returncode == 1 and "cannot read" in result.stderr
+    assert run_cli().returncode == 2
+
+
+def test_inspect_rejects_non_zebins(tmp_path):
+    result = run_cli("inspect", INPUTS / "nospill.spv")
+    assert result.returncode == 1
+    assert "not a readable zebin" in result.stderr
+
+
+def test_inspect_checked_in_zebins():
+    result = run_cli("inspect", INPUTS / "spill_both.pvc.small.zebin",
+                     INPUTS / "private_array.pvc.small.zebin")
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[0]: line.split() for line in
+            result.stdout.splitlines() if line and line[0].islower()
+            and not line.startswith("kernel")}
+    assert rows["spill_both"][1:4] == ["128", "32", "65536"]
+    assert rows["private_array"][1:4] == ["128", "32", "32768"]
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_only_on_a_terminal():
+    import time
+
+    terminal = FakeTerminal()
+    with _cli._Progress("k.spv (1 kernel)", stream=terminal, delay=0):
+        time.sleep(0.35)
+    assert "xpu_codegen: compiling k.spv (1 kernel)" in terminal.getvalue()
+    assert terminal.getvalue().endswith("\r\033[K")
+
+    pipe = io.StringIO()
+    with _cli._Progress("k.spv", stream=pipe, delay=0):
+        time.sleep(0.25)
+    assert pipe.getvalue() == ""
+
+
+def test_progress_label_counts_kernels():
+    data = (INPUTS / "nospill.spv").read_bytes()
+    assert _cli._progress_label("nospill.spv", data) == "nospill.spv (1 kernel)"
+    text = (EXAMPLES / "mixed_modes.mlir").read_bytes()
+    assert _cli._progress_label("m.mlir", text) == (
+        "m.mlir (2 kernels in 1 module)")

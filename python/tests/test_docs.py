@@ -1,0 +1,79 @@
+"""docs/Python.md stays true: its examples run here.
+
+``pycon`` blocks are doctests; ``console`` blocks are shell sessions whose
+``$ python3 -m xpu_codegen ...`` commands run and whose printed output must
+match (both with doctest's ELLIPSIS and NORMALIZE_WHITESPACE). Both run in a
+scratch directory where ``examples/`` and ``unittests/`` are the
+repository's, as if from the repository root.
+"""
+
+import doctest
+import os
+import re
+import shlex
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO
+
+DOC = REPO / "docs" / "Python.md"
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+BLOCK = re.compile(r"^```(\w+)\n(.*?)^```$", re.S | re.M)
+
+
+def blocks(kind):
+    return [m.group(2) for m in BLOCK.finditer(DOC.read_text())
+            if m.group(1) == kind]
+
+
+@pytest.fixture
+def repo_like(tmp_path, monkeypatch):
+    for name in ("examples", "unittests"):
+        (tmp_path / name).symlink_to(REPO / name)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_doc_has_examples():
+    assert len(blocks("pycon")) >= 2
+    assert len(blocks("console")) >= 2
+
+
+def test_pycon_examples(repo_like):
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    globs = {}
+    for index, text in enumerate(blocks("pycon")):
+        test = parser.get_doctest(text, globs, f"Python.md block {index}",
+                                  str(DOC), 0)
+        runner.run(test)
+    assert runner.failures == 0, "docs/Python.md examples failed (see above)"
+
+
+def console_sessions():
+    """(command, expected output) for every $ line of console blocks."""
+    for text in blocks("console"):
+        command, output = None, []
+        for line in text.splitlines():
+            if line.startswith("$ "):
+                if command:
+                    yield command, "\n".join(output)
+                command, output = line[2:], []
+            else:
+                output.append(line)
+        if command:
+            yield command, "\n".join(output)
+
+
+@pytest.mark.parametrize("command, expected", list(console_sessions()))
+def test_console_examples(repo_like, command, expected):
+    argv = shlex.split(command)
+    assert argv[:3] == ["python3", "-m", "xpu_codegen"], command
+    result = subprocess.run([sys.executable] + argv[1:], capture_output=True,
+                            text=True, timeout=600, env=dict(os.environ))
+    assert result.returncode == 0, result.stderr
+    checker = doctest.OutputChecker()
+    assert checker.check_output(expected + "\n", result.stdout, FLAGS), (
+        f"{command}\nexpected:\n{expected}\ngot:\n{result.stdout}")

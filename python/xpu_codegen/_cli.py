@@ -1,0 +1,282 @@
+"""The command line: ``python3 -m xpu_codegen compile|inspect ...``."""
+
+import argparse
+import os
+import re
+import struct
+import sys
+import threading
+import time
+import warnings
+
+from . import _api
+
+_SAFE_NAME = re.compile(r"[^A-Za-z0-9_.+-]")
+
+
+def _table(header, rows):
+    """Formats rows as left-aligned columns."""
+    table = [header] + [[str(cell) for cell in row] for row in rows]
+    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
+        for row in table)
+
+
+class _Progress:
+    """Elapsed time of a long compile on stderr, only on a terminal.
+
+    Nothing is shown for compiles shorter than ``delay`` seconds, and the
+    line is erased when the compile ends, so piped output never sees it.
+    """
+
+    def __init__(self, label, stream=None, delay=0.5):
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.delay = delay
+        self._stop = threading.Event()
+        self._thread = None
+        self._shown = False
+
+    def __enter__(self):
+        try:
+            tty = self.stream.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if tty:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        return self
+
+    def _run(self):
+        start = time.monotonic()
+        spinner = "|/-\\"
+        tick = 0
+        while not self._stop.wait(0.1):
+            elapsed = time.monotonic() - start
+            if elapsed < self.delay:
+                continue
+            self.stream.write(f"\r\033[Kxpu_codegen: compiling {self.label} "
+                              f"{spinner[tick % 4]} {elapsed:.1f} s")
+            self.stream.flush()
+            self._shown = True
+            tick += 1
+
+    def __exit__(self, *exc):
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            if self._shown:
+                self.stream.write("\r\033[K")
+                self.stream.flush()
+        return False
+
+
+def _count_spirv_kernels(data):
+    """Number of OpEntryPoint instructions in a SPIR-V module (best effort)."""
+    if data[:4] == b"\x03\x02\x23\x07":
+        fmt = "<I"
+    elif data[:4] == b"\x07\x23\x02\x03":
+        fmt = ">I"
+    else:
+        return 0
+    count, offset = 0, 20
+    while offset + 4 <= len(data):
+        (word,) = struct.unpack_from(fmt, data, offset)
+        words, opcode = word >> 16, word & 0xFFFF
+        if words == 0:
+            break
+        if opcode == 15:  # OpEntryPoint
+            count += 1
+        offset += 4 * words
+    return count
+
+
+def _progress_label(path, data):
+    """E.g. "k.mlir (3 kernels in 2 modules)"."""
+    name = os.path.basename(path)
+    if _api.is_spirv(data):
+        kernels = _count_spirv_kernels(data)
+        return f"{name} ({kernels} kernel{'s' * (kernels != 1)})"
+    text = data.decode("utf-8", errors="replace")
+    modules = len(re.findall(r"\bgpu\.module\s+@", text))
+    kernels = len(re.findall(r"\bgpu\.func\b[^{\n]*\bkernel\b", text))
+    return (f"{name} ({kernels} kernel{'s' * (kernels != 1)} in {modules} "
+            f"module{'s' * (modules != 1)})")
+
+
+def _binary_paths(modules, output):
+    """Where each module's zebin goes (see docs/Python.md)."""
+    names = [(_SAFE_NAME.sub("_", m.name) or "module") + ".zebin"
+             for m in modules]
+    if output is None:
+        return names
+    if len(modules) == 1 and not os.path.isdir(output):
+        return [output]
+    os.makedirs(output, exist_ok=True)
+    return [os.path.join(output, name) for name in names]
+
+
+def _print_modules(modules, out):
+    rows = []
+    for m in modules:
+        attempts = " ".join(f"{a.grf_mode}:{a.spill_size}"
+                            for a in m.attempts)
+        for k in m.kernels:
+            rows.append([m.name, k.name, m.arch, m.grf_mode, m.n_regs,
+                         k.grf_count, k.simd, k.spill_size, k.private_size,
+                         k.n_spills, attempts])
+    header = ["module", "kernel", "arch", "grf_mode", "n_regs", "grf_count",
+              "simd", "spill", "private", "n_spills", "attempts (spill)"]
+    print(_table(header, rows), file=out)
+    for m in modules:
+        builds = len(m.attempts)
+        compile_ms = sum(a.compile_ms for a in m.attempts)
+        print(f"{m.name}: {m.backend}, {m.build_flags or '(no flags)'}, "
+              f"{builds} build{'s' * (builds != 1)} in {compile_ms} ms, "
+              f"cache {m.cache}: {m.decision}", file=out)
+
+
+def _compile(args):
+    try:
+        with open(args.input, "rb") as f:
+            data = f.read()
+    except OSError as error:
+        print(f"error: cannot read {args.input}: {error.strerror}",
+              file=sys.stderr)
+        return 1
+    options = dict(arch=args.arch, grf_mode=args.grf_mode,
+                   backend=args.backend, spill_threshold=args.spill_threshold,
+                   cache_dir=args.cache_dir, jobs=args.jobs,
+                   auto_strategy=args.auto_strategy)
+    try:
+        with warnings.catch_warnings(record=True) as caught, \
+                _Progress(_progress_label(args.input, data)):
+            warnings.simplefilter("always", _api.CompileWarning)
+            modules = _api.compile_file(args.input, **options)
+    except _api.CompileError as error:
+        print(error.diagnostics, file=sys.stderr)
+        if args.report and error.report_entries:
+            _api.write_report(args.report, error.report_entries)
+            print(f"wrote {args.report} (with errors)", file=sys.stderr)
+        return 1
+    except (ValueError, TypeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    for warning in caught:
+        print(warning.message, file=sys.stderr)
+    if not modules:
+        print(f"{args.input}: no gpu.module to compile", file=sys.stderr)
+
+    try:
+        paths = _binary_paths(modules, args.output)
+        for module, path in zip(modules, paths):
+            module.write(path)
+        if args.report:
+            _api.write_report(args.report, modules)
+    except OSError as error:
+        print(f"error: cannot write {error.filename}: {error.strerror}",
+              file=sys.stderr)
+        return 1
+    if not args.quiet:
+        _print_modules(modules, sys.stdout)
+        for path in paths:
+            print(f"wrote {path}")
+        if args.report:
+            print(f"wrote {args.report}")
+    return 0
+
+
+def _inspect(args):
+    status = 0
+    for index, path in enumerate(args.files):
+        try:
+            info = _api.read_zebin(path)
+        except OSError as error:
+            print(f"error: cannot read {path}: {error.strerror}",
+                  file=sys.stderr)
+            status = 1
+            continue
+        except ValueError as error:
+            print(f"error: {path}: {error}", file=sys.stderr)
+            status = 1
+            continue
+        if index:
+            print()
+        print(f"{path}: zebin, .ze_info {info.ze_info_version}, "
+              f"{len(info.kernels)} kernel{'s' * (len(info.kernels) != 1)}")
+        rows = [[k.name, k.grf_count, k.simd, k.scratch_size, k.private_size,
+                 "-" if k.spill_size is None else k.spill_size, k.code_size]
+                for k in info.kernels]
+        print(_table(["kernel", "grf_count", "simd", "scratch", "private",
+                      "spill", "code bytes"], rows))
+    return status
+
+
+def _non_negative(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
+    return value
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python3 -m xpu_codegen",
+        description="Compile MLIR or SPIR-V to Intel GPU native code with "
+                    "measured GRF selection; inspect zebins.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    compile_ = commands.add_parser(
+        "compile", help="compile a .mlir or .spv file to native code",
+        description="Compile INPUT (MLIR text: the whole xpu-codegen-pipeline; "
+                    "SPIR-V: native code generation only) and print a table "
+                    "per kernel. One module: OUT is the zebin (or a directory "
+                    "to put <module>.zebin in); several: OUT is a directory "
+                    "of <module>.zebin. Without -o, <module>.zebin files go "
+                    "to the current directory.")
+    compile_.add_argument("input", metavar="INPUT",
+                          help="a .mlir or .spv file")
+    compile_.add_argument("--arch", default="pvc",
+                          help="Intel GPU device (default: pvc)")
+    compile_.add_argument("--grf-mode", default="auto", choices=_api.GRF_MODES,
+                          help="register file mode (default: auto)")
+    compile_.add_argument("--backend", default="auto", choices=_api.BACKENDS,
+                          help="native compiler (default: auto)")
+    compile_.add_argument("--auto-strategy", default="measure",
+                          choices=_api.AUTO_STRATEGIES,
+                          help="how auto is resolved (default: measure)")
+    compile_.add_argument("--spill-threshold", type=_non_negative, default=0,
+                          metavar="BYTES",
+                          help="auto: build large when small spills more "
+                               "(default: 0)")
+    compile_.add_argument("--cache-dir", metavar="DIR",
+                          help="persistent cache ('none' disables)")
+    compile_.add_argument("--jobs", type=_non_negative, default=0,
+                          metavar="N", help="parallel compiler workers "
+                                            "(default: hardware threads)")
+    compile_.add_argument("-o", "--output", metavar="OUT",
+                          help="output zebin or directory")
+    compile_.add_argument("--report", metavar="REPORT.json",
+                          help="write the JSON report (the pass's format)")
+    compile_.add_argument("-q", "--quiet", action="store_true",
+                          help="print nothing on success")
+    compile_.set_defaults(run=_compile)
+
+    inspect = commands.add_parser(
+        "inspect", help="print the kernels of zebin files",
+        description="Print each kernel's GRF count, SIMD width, scratch and "
+                    "private memory (bytes per hardware thread) from the "
+                    "zebin's .ze_info.")
+    inspect.add_argument("files", nargs="+", metavar="FILE.zebin")
+    inspect.set_defaults(run=_inspect)
+    return parser
+
+
+def main(argv=None):
+    """Runs the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    return args.run(args)
