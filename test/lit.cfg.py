@@ -42,6 +42,9 @@ config.substitutions.append(
 )
 
 llvm_config.with_system_environment(["HOME", "TMPDIR"])
+# Tests never share the user's compile cache: those that test the cache pass
+# cache-dir (or set the variable) themselves.
+config.environment["XPU_CODEGEN_CACHE_DIR"] = "none"
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.xpu_tools_dir, append_path=True)

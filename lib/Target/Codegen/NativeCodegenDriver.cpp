@@ -5,13 +5,16 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/ThreadPool.h"
 
@@ -54,6 +57,8 @@ namespace {
 struct SharedBuild {
   std::optional<BuildAttempt> attempt;
   std::string error;
+  /// "hit", "miss" or "off", the same for every module sharing the build.
+  std::string cache = "off";
 };
 using SharedBuildFuture = std::shared_future<std::shared_ptr<SharedBuild>>;
 
@@ -69,11 +74,61 @@ struct PreparedModule {
 };
 } // namespace
 
+/// What selects the compiler behind `backend` besides the files the worker
+/// maps: the worker and the environment it inherits.
+static std::string getIdentityContext(WorkerBackend backend) {
+  std::string context =
+      backend == WorkerBackend::Ocloc ? "ocloc" : "level-zero";
+  context += '\0';
+  context += findWorkerExecutable();
+  for (const char *name : {"XPU_CODEGEN_OCLOC_LIBRARY", "LD_LIBRARY_PATH",
+                           "LD_PRELOAD", "ZE_ENABLE_ALT_DRIVERS"}) {
+    context += '\0';
+    context += name;
+    context += '=';
+    if (std::optional<std::string> value = llvm::sys::Process::GetEnv(name))
+      context += *value;
+  }
+  return context;
+}
+
 struct NativeCodegenDriver::Impl {
   WorkerPool *pool = nullptr;
+  /// The persistent cache; std::nullopt when disabled.
+  std::optional<CompileCache> cache;
   std::mutex mutex;
   /// Builds started in this driver, by build key: identical builds run once.
   llvm::StringMap<SharedBuildFuture> builds;
+  std::mutex identityMutex;
+  std::optional<std::string> identities[2];
+
+  /// The compiler identity for cache keys. Asking a worker starts IGC, so
+  /// the persistent cache keeps the answer, valid while the files the
+  /// worker had mapped are unchanged: a fully cached run starts no worker.
+  llvm::Expected<std::string> getCompilerIdentity(WorkerBackend backend) {
+    std::lock_guard<std::mutex> lock(identityMutex);
+    std::optional<std::string> &memo = identities[unsigned(backend)];
+    if (memo)
+      return *memo;
+    std::string context;
+    if (cache) {
+      context = getIdentityContext(backend);
+      if (std::optional<std::string> identity =
+              cache->lookupCompilerIdentity(context)) {
+        memo = std::move(*identity);
+        return *memo;
+      }
+    }
+    llvm::Expected<std::string> identity = pool->getCompilerIdentity(backend);
+    if (!identity)
+      return identity.takeError();
+    // Best effort: a cache that cannot be written costs time, not output.
+    if (cache)
+      llvm::consumeError(cache->storeCompilerIdentity(
+          context, *identity, pool->getCompilerIdentityFiles(backend)));
+    memo = *identity;
+    return *memo;
+  }
 };
 
 NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)
@@ -89,6 +144,9 @@ NativeCodegenDriver::create(const NativeCodegenOptions &options) {
     return pool.takeError();
   std::unique_ptr<NativeCodegenDriver> driver(new NativeCodegenDriver(options));
   driver->impl->pool = &*pool;
+  if (std::optional<std::string> dir =
+          CompileCache::resolveDirectory(options.cacheDir))
+    driver->impl->cache.emplace(*dir);
   return driver;
 }
 
@@ -110,7 +168,9 @@ static std::string getBuildKey(const PreparedModule &module,
 
 static llvm::Expected<PreparedModule>
 prepare(const ModuleCompileRequest &request,
-        const NativeCodegenOptions &options, WorkerPool &pool) {
+        const NativeCodegenOptions &options,
+        llvm::function_ref<llvm::Expected<std::string>(WorkerBackend)>
+            getCompilerIdentity) {
   PreparedModule module;
   module.device = lookupDevice(request.arch);
   if (!module.device)
@@ -148,7 +208,7 @@ prepare(const ModuleCompileRequest &request,
   module.backend = *backend;
 
   llvm::Expected<std::string> identity =
-      pool.getCompilerIdentity(module.backend.worker);
+      getCompilerIdentity(module.backend.worker);
   if (!identity)
     return identity.takeError();
   module.compilerIdentity = *identity;
@@ -165,12 +225,16 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
   std::vector<std::optional<llvm::Expected<ModuleCompileResult>>> results(
       requests.size());
 
-  // One build, deduplicated: the first asker compiles, the others wait.
-  auto build = [&](const ModuleCompileRequest &request,
-                   const PreparedModule &module,
+  // Build keys per module, in the order its builds ran.
+  std::vector<std::vector<std::string>> moduleKeys(requests.size());
+
+  // One build, deduplicated: the first asker looks it up in the persistent
+  // cache or compiles it (and stores it), the others wait.
+  auto build = [&](size_t index, const PreparedModule &module,
                    BuildGRF mode) -> llvm::Expected<BuildAttempt> {
-    std::string flags = getBuildFlags(mode, module.backend.worker,
-                                      request.extraFlags);
+    const ModuleCompileRequest &request = requests[index];
+    std::string flags =
+        getBuildFlags(mode, module.backend.worker, request.extraFlags);
     std::string key = getBuildKey(module, flags);
 
     std::promise<std::shared_ptr<SharedBuild>> promise;
@@ -178,6 +242,7 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     bool owner = false;
     {
       std::lock_guard<std::mutex> lock(impl->mutex);
+      moduleKeys[index].push_back(key);
       auto [it, inserted] = impl->builds.try_emplace(key);
       if (inserted) {
         it->second = promise.get_future().share();
@@ -187,41 +252,69 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     }
     if (owner) {
       auto outcome = std::make_shared<SharedBuild>();
-      WorkerRequest job;
-      job.backend = module.backend.worker;
-      job.device = module.device->name.str();
-      job.options = flags;
-      job.spirv = request.spirv;
-      llvm::Expected<WorkerResponse> response = impl->pool->run(job);
-      if (!response) {
-        outcome->error = llvm::toString(response.takeError());
-      } else {
-        llvm::Expected<BuildAttempt> attempt =
-            measureBuild(mode, flags, *response, module.device->grfBytes);
-        if (attempt)
-          outcome->attempt = std::move(*attempt);
-        else
-          outcome->error = llvm::toString(attempt.takeError());
+      const std::optional<CompileCache> &cache = impl->cache;
+      if (cache) {
+        outcome->cache = "miss";
+        if (std::optional<std::string> payload = cache->lookup(key)) {
+          llvm::Expected<BuildAttempt> cached =
+              deserializeBuildAttempt(*payload);
+          if (!cached) {
+            llvm::consumeError(cached.takeError());
+          } else if (cached->mode == mode && cached->buildFlags == flags) {
+            // The key already pins mode and flags; checking them again is
+            // free and keeps a mislabeled entry from ever being used.
+            cached->compileMs = 0;
+            outcome->attempt = std::move(*cached);
+            outcome->cache = "hit";
+          }
+        }
+      }
+      if (!outcome->attempt) {
+        WorkerRequest job;
+        job.backend = module.backend.worker;
+        job.device = module.device->name.str();
+        job.options = flags;
+        job.spirv = request.spirv;
+        llvm::Expected<WorkerResponse> response = impl->pool->run(job);
+        if (!response) {
+          outcome->error = llvm::toString(response.takeError());
+        } else {
+          llvm::Expected<BuildAttempt> attempt =
+              measureBuild(mode, flags, *response, module.device->grfBytes);
+          if (attempt)
+            outcome->attempt = std::move(*attempt);
+          else
+            outcome->error = llvm::toString(attempt.takeError());
+        }
+        // Failed builds are not cached; a store that fails (read-only or
+        // full disk) only costs the next run a compile.
+        if (cache && outcome->attempt)
+          llvm::consumeError(
+              cache->store(key, serializeBuildAttempt(*outcome->attempt)));
       }
       promise.set_value(std::move(outcome));
     }
     std::shared_ptr<SharedBuild> outcome = future.get();
     if (!outcome->attempt)
       return llvm::createStringError(outcome->error);
-    return *outcome->attempt;
+    BuildAttempt attempt = *outcome->attempt;
+    attempt.cache = outcome->cache;
+    return attempt;
   };
 
   auto compileOne = [&](size_t index) {
     const ModuleCompileRequest &request = requests[index];
     llvm::Expected<PreparedModule> module =
-        prepare(request, options, *impl->pool);
+        prepare(request, options, [&](WorkerBackend backend) {
+          return impl->getCompilerIdentity(backend);
+        });
     if (!module) {
       results[index] = module.takeError();
       return;
     }
     llvm::Expected<GRFDecision> decision =
         decideGRF(module->policy, options.autoStrategy, options.spillThreshold,
-                  [&](BuildGRF mode) { return build(request, *module, mode); });
+                  [&](BuildGRF mode) { return build(index, *module, mode); });
     if (!decision) {
       results[index] = decision.takeError();
       return;
@@ -235,6 +328,12 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     result.backendReason = module->backend.reason;
     result.compilerIdentity = module->compilerIdentity;
     result.cache = "off";
+    if (impl->cache) {
+      bool allHit = llvm::all_of(
+          result.decision.attempts,
+          [](const BuildAttempt &attempt) { return attempt.cache == "hit"; });
+      result.cache = allHit ? "hit" : "miss";
+    }
     results[index] = std::move(result);
   };
 
@@ -247,6 +346,24 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     for (size_t i = 0, e = requests.size(); i < e; ++i)
       threadPool.async([&, i] { compileOne(i); });
     threadPool.wait();
+  }
+
+  // Mark deduplicated builds in input order, whichever thread ran them, so
+  // the report is the same for any `jobs`. compile_ms then sums to the time
+  // really spent in the compiler.
+  llvm::StringSet<> seenKeys;
+  for (size_t i = 0, e = results.size(); i < e; ++i) {
+    if (!*results[i])
+      continue;
+    std::vector<BuildAttempt> &attempts = (*results[i])->decision.attempts;
+    if (attempts.size() != moduleKeys[i].size())
+      continue;
+    for (size_t j = 0, n = attempts.size(); j < n; ++j) {
+      if (!seenKeys.insert(moduleKeys[i][j]).second) {
+        attempts[j].reused = true;
+        attempts[j].compileMs = 0;
+      }
+    }
   }
 
   std::vector<llvm::Expected<ModuleCompileResult>> ordered;

@@ -21,9 +21,11 @@
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Threading.h"
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <condition_variable>
@@ -150,6 +152,7 @@ public:
   void finishShutdown();
 
   bool isAlive() const { return pid > 0; }
+  pid_t getPid() const { return pid; }
   /// False if the process has exited while idle (reaps it).
   bool checkAlive();
 
@@ -545,6 +548,30 @@ Expected<std::string> WorkerProcess::identity(WorkerBackend backend) {
   return text;
 }
 
+/// Regular files mapped into process `pid`, sorted and unique.
+std::vector<std::string> getMappedFiles(pid_t pid) {
+  std::vector<std::string> files;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> maps =
+      MemoryBuffer::getFileAsStream("/proc/" + std::to_string(pid) + "/maps");
+  if (!maps)
+    return files;
+  SmallVector<StringRef> lines;
+  (*maps)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    // "address perms offset dev inode path"; the path is the sixth field
+    // and starts with '/' for files (not [heap], [vdso], ...).
+    size_t slash = line.find('/');
+    if (slash == StringRef::npos)
+      continue;
+    StringRef path = line.substr(slash).rtrim();
+    if (!path.ends_with(" (deleted)") && sys::fs::is_regular_file(path))
+      files.push_back(path.str());
+  }
+  llvm::sort(files);
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  return files;
+}
+
 class WorkerPoolImpl final : public WorkerPool {
 public:
   WorkerPoolImpl(unsigned maxWorkers, WorkerLimits limits, std::string path)
@@ -569,14 +596,31 @@ public:
       if (identities[index])
         return *identities[index];
     }
-    Expected<std::string> identity = withWorker<std::string>(
-        [&](WorkerProcess &worker) { return worker.identity(backend); });
+    std::vector<std::string> files;
+    Expected<std::string> identity =
+        withWorker<std::string>([&](WorkerProcess &worker) {
+          Expected<std::string> result = worker.identity(backend);
+          // The worker has loaded the compiler by now: its mappings name
+          // every file the identity depends on.
+          if (result)
+            files = getMappedFiles(worker.getPid());
+          return result;
+        });
     if (identity) {
       std::lock_guard<std::mutex> lock(mutex);
       identities[index] = *identity;
+      identityFiles[index] = std::move(files);
     }
     return identity;
   }
+
+  std::vector<std::string>
+  getCompilerIdentityFiles(WorkerBackend backend) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    return identityFiles[unsigned(backend)];
+  }
+
+  unsigned getWorkersStarted() const override { return started.load(); }
 
   unsigned getMaxWorkers() const override {
     std::lock_guard<std::mutex> lock(mutex);
@@ -622,6 +666,7 @@ private:
           WorkerProcess::spawn(path, limits);
       if (!spawned)
         return spawned.takeError();
+      ++started;
       worker = std::move(*spawned);
     }
     return job(*worker);
@@ -633,6 +678,8 @@ private:
   unsigned busy = 0;
   std::vector<std::unique_ptr<WorkerProcess>> idle;
   std::optional<std::string> identities[2];
+  std::vector<std::string> identityFiles[2];
+  std::atomic<unsigned> started{0};
   const WorkerLimits limits;
   const std::string path;
 };

@@ -96,6 +96,9 @@ struct BuildAttempt {
   double compileMs = 0;
   /// Cache status of this build: "hit", "miss" or "off".
   std::string cache = "off";
+  /// True when an earlier module of the same batch (in input order) asked
+  /// for the identical build: this one was deduplicated, not run again.
+  bool reused = false;
 };
 
 /// Turns a worker's response into a BuildAttempt: reads the zebin, takes

@@ -110,6 +110,18 @@ public:
   virtual llvm::Expected<std::string>
   getCompilerIdentity(WorkerBackend backend) = 0;
 
+  /// The files mapped into the worker that answered the identity query of
+  /// `backend` (the worker, the compiler libraries and their dependencies;
+  /// /proc/<pid>/maps), sorted. A persistent cache stores them with the
+  /// identity and reuses it, without starting a worker, until one of them
+  /// changes. Empty before getCompilerIdentity succeeded or without /proc.
+  virtual std::vector<std::string>
+  getCompilerIdentityFiles(WorkerBackend backend) = 0;
+
+  /// Worker processes started so far (for tests and benchmarks: a fully
+  /// cached run starts none).
+  virtual unsigned getWorkersStarted() const = 0;
+
   virtual unsigned getMaxWorkers() const = 0;
 };
 
