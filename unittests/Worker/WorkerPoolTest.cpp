@@ -218,17 +218,21 @@ TEST_F(WorkerPoolTest, CompilerChatterNeverReachesHostStreams) {
   EXPECT_EQ(err, "");
 }
 
-TEST_F(WorkerPoolTest, LevelZeroBackendIsACleanErrorForNow) {
+// Without a Level Zero driver (no GPU here; lit does not pass
+// ZE_ENABLE_ALT_DRIVERS through), the Level Zero backend fails zeInit in the
+// worker: a clean error for every Level Zero job, and the worker stays up.
+TEST_F(WorkerPoolTest, LevelZeroWithoutDriverIsACleanError) {
+  if (std::getenv("ZE_ENABLE_ALT_DRIVERS"))
+    GTEST_SKIP() << "a Level Zero driver is configured";
   WorkerRequest req = request("add.spv");
   req.backend = WorkerBackend::LevelZero;
   Expected<WorkerResponse> response = pool->run(req);
-  ASSERT_FALSE(response);
-  EXPECT_NE(errorText(response).find("level-zero backend not available"),
-            std::string::npos);
-  Expected<std::string> identity =
-      pool->getCompilerIdentity(WorkerBackend::LevelZero);
-  EXPECT_FALSE(identity);
-  consumeError(identity.takeError());
+  if (response)
+    GTEST_SKIP() << "a Level Zero device is present";
+  std::string text = errorText(response);
+  EXPECT_TRUE(text.find("zeInit failed") != std::string::npos ||
+              text.find("no Level Zero device") != std::string::npos)
+      << text;
   expectStillCompiles(*pool);
 }
 
