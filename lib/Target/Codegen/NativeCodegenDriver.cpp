@@ -242,6 +242,7 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     bool owner = false;
     {
       std::lock_guard<std::mutex> lock(impl->mutex);
+      // Under the lock: a speculative module runs two builds at once.
       moduleKeys[index].push_back(key);
       auto [it, inserted] = impl->builds.try_emplace(key);
       if (inserted) {
@@ -312,18 +313,42 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
       results[index] = module.takeError();
       return;
     }
+    // The plan from the static estimate applies to measured auto only (not
+    // to a device whose auto was turned into small by prepare). Speculation
+    // needs a second free worker; with one, measuring costs no more time.
+    BuildPlan plan = BuildPlan::Measure;
+    std::string planNote;
+    if (module->policy == GRFPolicy::Auto &&
+        options.autoStrategy == AutoStrategy::Measure) {
+      plan = request.plan;
+      if (plan == BuildPlan::Speculate && impl->pool->getMaxWorkers() < 2) {
+        plan = BuildPlan::Measure;
+        planNote = "one worker, no speculation; ";
+      }
+    }
     llvm::Expected<GRFDecision> decision =
         decideGRF(module->policy, options.autoStrategy, options.spillThreshold,
+                  plan,
                   [&](BuildGRF mode) { return build(index, *module, mode); });
     if (!decision) {
       results[index] = decision.takeError();
       return;
     }
+    if (plan == BuildPlan::Speculate) {
+      // The two builds ran concurrently: list their keys in attempt order.
+      std::lock_guard<std::mutex> lock(impl->mutex);
+      moduleKeys[index].clear();
+      for (const BuildAttempt &attempt : decision->attempts)
+        moduleKeys[index].push_back(getBuildKey(*module, attempt.buildFlags));
+    }
     ModuleCompileResult result;
     result.name = request.name;
     result.arch = module->device->name.str();
     result.decision = std::move(*decision);
-    result.decision.reason = module->policyNote + result.decision.reason;
+    result.decision.reason =
+        module->policyNote + planNote + result.decision.reason;
+    result.plan = plan;
+    result.pressure = request.pressure;
     result.backend = module->backend.name.str();
     result.backendReason = module->backend.reason;
     result.compilerIdentity = module->compilerIdentity;

@@ -42,6 +42,33 @@ ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op,
   request.name = name.str();
   request.arch = target.getArch().str();
   request.policy = getGRFPolicy(op, target);
+  // xpu-select-grf-mode{predict=true}'s plan and estimate for an auto module.
+  if (auto plan =
+          op->getAttrOfType<AutoPlanAttr>(XPUDialect::kAutoPlanAttrName)) {
+    switch (plan.getValue()) {
+    case AutoPlan::Measure:
+      request.plan = BuildPlan::Measure;
+      break;
+    case AutoPlan::PredictSmall:
+      request.plan = BuildPlan::PredictSmall;
+      break;
+    case AutoPlan::PredictLarge:
+      request.plan = BuildPlan::PredictLarge;
+      break;
+    case AutoPlan::Speculate:
+      request.plan = BuildPlan::Speculate;
+      break;
+    }
+  }
+  if (auto pressure =
+          op->getAttrOfType<PressureAttr>(XPUDialect::kPressureAttrName)) {
+    PressureEstimate estimate;
+    estimate.liveBytes = pressure.getLiveBytes();
+    estimate.simd = pressure.getSimd();
+    estimate.smallBudget = pressure.getSmallBudget();
+    estimate.prediction = stringifyGRFPrediction(pressure.getPrediction()).str();
+    request.pressure = std::move(estimate);
+  }
   SmallVector<StringRef, 2> flags;
   for (StringRef part : {target.getFlags(), extraFlags})
     if (!part.trim().empty())
@@ -86,7 +113,7 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
 
   GRFMode mode =
       symbolizeGRFMode(getEffectiveGRFMode(chosen)).value_or(GRFMode::Default);
-  return builder.getDictionaryAttr({
+  SmallVector<NamedAttribute> properties({
       builder.getNamedAttr("grf_mode", GRFModeAttr::get(context, mode)),
       builder.getNamedAttr("n_regs",
                            builder.getI32IntegerAttr(getNRegs(chosen.mode))),
@@ -98,7 +125,17 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
       builder.getNamedAttr("arch", builder.getStringAttr(result.arch)),
       builder.getNamedAttr("decision",
                            builder.getStringAttr(result.decision.reason)),
+      builder.getNamedAttr("decision_source",
+                           builder.getStringAttr(result.decision.source)),
       builder.getNamedAttr("attempts", builder.getArrayAttr(attempts)),
       builder.getNamedAttr("kernels", builder.getDictionaryAttr(kernels)),
   });
+  if (result.pressure) {
+    properties.push_back(builder.getNamedAttr(
+        "estimated_live_bytes",
+        builder.getI64IntegerAttr(result.pressure->liveBytes)));
+    properties.push_back(builder.getNamedAttr(
+        "prediction", builder.getStringAttr(result.pressure->prediction)));
+  }
+  return builder.getDictionaryAttr(properties);
 }

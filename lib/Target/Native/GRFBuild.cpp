@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <future>
 
 using namespace llvm;
 using namespace mlir::xpu;
@@ -196,16 +197,43 @@ static int64_t getMaxGRFCount(const BuildAttempt &attempt) {
   return result;
 }
 
+StringRef mlir::xpu::stringifyBuildPlan(BuildPlan plan) {
+  switch (plan) {
+  case BuildPlan::Measure:
+    return "measure";
+  case BuildPlan::PredictSmall:
+    return "predict_small";
+  case BuildPlan::PredictLarge:
+    return "predict_large";
+  case BuildPlan::Speculate:
+    return "speculate";
+  }
+  return "unknown";
+}
+
 Expected<GRFDecision>
 mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
                      int64_t spillThreshold,
                      function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  return decideGRF(policy, strategy, spillThreshold, BuildPlan::Measure,
+                   build);
+}
+
+Expected<GRFDecision>
+mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
+                     int64_t spillThreshold, BuildPlan plan,
+                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
   GRFDecision decision;
-  auto runBuild = [&](BuildGRF mode) -> Error {
+  auto measured = [&](BuildGRF mode) -> Expected<BuildAttempt> {
     Expected<BuildAttempt> attempt = build(mode);
+    if (attempt)
+      attempt->mode = mode;
+    return attempt;
+  };
+  auto runBuild = [&](BuildGRF mode) -> Error {
+    Expected<BuildAttempt> attempt = measured(mode);
     if (!attempt)
       return attempt.takeError();
-    attempt->mode = mode;
     decision.attempts.push_back(std::move(*attempt));
     return Error::success();
   };
@@ -220,6 +248,7 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
     if (Error err = runBuild(mode))
       return std::move(err);
     const BuildAttempt &only = decision.attempts.front();
+    decision.source = mode == BuildGRF::IGCAuto ? "igc" : "forced";
     if (mode == BuildGRF::IGCAuto)
       os << "IGC's auto mode chose " << getMaxGRFCount(only) << " GRF";
     else if (mode == BuildGRF::Default)
@@ -233,14 +262,82 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
     return decision;
   }
 
-  // Auto by measurement: small first; large only when small spills more than
-  // the threshold, and kept only when it really spills less.
+  // The measured rule once both builds are in attempts: large only when
+  // small spills more than the threshold and large spills strictly less.
+  auto keepLesser = [&](size_t smallIndex, size_t largeIndex) {
+    int64_t smallSpill = decision.attempts[smallIndex].spillSize;
+    int64_t largeSpill = decision.attempts[largeIndex].spillSize;
+    bool keepLarge = smallSpill > spillThreshold && largeSpill < smallSpill;
+    decision.chosen = keepLarge ? largeIndex : smallIndex;
+    os << "small spilled " << smallSpill << " bytes, large spilled "
+       << largeSpill << " bytes"
+       << (keepLarge ? ": kept large"
+           : smallSpill <= spillThreshold
+               ? ": small <= threshold " + std::to_string(spillThreshold) +
+                     ", kept small"
+               : ", not less: kept small");
+  };
+
+  if (plan == BuildPlan::Speculate) {
+    // Both builds at once: the large one on a second thread.
+    std::future<Expected<BuildAttempt>> large = std::async(
+        std::launch::async, [&] { return measured(BuildGRF::Large); });
+    Expected<BuildAttempt> small = measured(BuildGRF::Small);
+    Expected<BuildAttempt> largeAttempt = large.get();
+    if (!small) {
+      consumeError(largeAttempt.takeError());
+      return small.takeError();
+    }
+    if (!largeAttempt)
+      return largeAttempt.takeError();
+    decision.attempts.push_back(std::move(*small));
+    decision.attempts.push_back(std::move(*largeAttempt));
+    decision.source = "speculated";
+    os << "speculated (uncertain estimate), built both: ";
+    keepLesser(0, 1);
+    decision.reason = std::move(reason);
+    return decision;
+  }
+
+  if (plan == BuildPlan::PredictLarge) {
+    if (Error err = runBuild(BuildGRF::Large))
+      return std::move(err);
+    int64_t largeSpill = decision.attempts[0].spillSize;
+    if (largeSpill <= spillThreshold) {
+      decision.source = "predicted";
+      os << "predicted large; large spilled " << largeSpill
+         << " bytes <= threshold " << spillThreshold
+         << ": kept large, small build skipped";
+      decision.reason = std::move(reason);
+      return decision;
+    }
+    // Large spills too: small may spill as little; measure it and compare.
+    if (Error err = runBuild(BuildGRF::Small))
+      return std::move(err);
+    size_t start = reason.size();
+    os << "large spilled " << largeSpill << " bytes > threshold "
+       << spillThreshold << ", so small was built too: ";
+    keepLesser(/*smallIndex=*/1, /*largeIndex=*/0);
+    reason.insert(start, decision.chosen == 0
+                             ? "predicted large; "
+                             : "predicted large, measurement overrode: ");
+    decision.source = decision.chosen == 0 ? "predicted" : "measured";
+    decision.reason = std::move(reason);
+    return decision;
+  }
+
+  // Measure and PredictSmall: small first; large only when small spills more
+  // than the threshold, and kept only when it really spills less.
+  bool predicted = plan == BuildPlan::PredictSmall;
   if (Error err = runBuild(BuildGRF::Small))
     return std::move(err);
   int64_t smallSpill = decision.attempts[0].spillSize;
+  if (predicted)
+    os << "predicted small; ";
   os << "small spilled " << smallSpill << " bytes";
   if (smallSpill <= spillThreshold) {
     os << " <= threshold " << spillThreshold << ": kept small";
+    decision.source = predicted ? "predicted" : "measured";
     decision.reason = std::move(reason);
     return decision;
   }
@@ -249,6 +346,13 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
   int64_t largeSpill = decision.attempts[1].spillSize;
   bool keepLarge = largeSpill < smallSpill;
   decision.chosen = keepLarge ? 1 : 0;
+  if (predicted && keepLarge) {
+    // The prediction was wrong: the measurement decided.
+    reason = "predicted small, measurement overrode: small spilled " +
+             std::to_string(smallSpill) + " bytes";
+  }
+  // The prediction stands when large turns out no better.
+  decision.source = predicted && !keepLarge ? "predicted" : "measured";
   os << " > threshold " << spillThreshold << "; large spilled " << largeSpill
      << " bytes" << (keepLarge ? ": kept large" : ", not less: kept small");
   decision.reason = std::move(reason);

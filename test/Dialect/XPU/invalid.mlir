@@ -93,7 +93,7 @@ module attributes {xpu.grf_mode = #xpu.grf_mode<small>} {}
 
 // -----
 
-// expected-error @+1 {{has unknown xpu attribute 'xpu.grf'; expected one of 'xpu.grf_mode', 'xpu.device_arch', 'xpu.spill'}}
+// expected-error @+1 {{has unknown xpu attribute 'xpu.grf'; expected one of 'xpu.grf_mode', 'xpu.device_arch', 'xpu.spill', 'xpu.pressure', 'xpu.auto_plan'}}
 gpu.module @m attributes {xpu.grf = #xpu.grf_mode<small>} {}
 
 // -----

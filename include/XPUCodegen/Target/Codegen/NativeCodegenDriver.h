@@ -22,6 +22,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,19 @@ struct NativeCodegenOptions {
   bool validateSPIRV = true;
 };
 
+/// A static register-pressure estimate of a module (its highest-pressure
+/// kernel), as xpu-select-grf-mode recorded it in `xpu.pressure`.
+struct PressureEstimate {
+  /// Peak live bytes per lane.
+  int64_t liveBytes = 0;
+  /// Assumed SIMD width.
+  int64_t simd = 0;
+  /// Bytes per lane in the small register file.
+  int64_t smallBudget = 0;
+  /// "small", "large" or "uncertain".
+  std::string prediction;
+};
+
 /// One SPIR-V module to compile for one device.
 struct ModuleCompileRequest {
   /// Name for diagnostics and reports (the gpu.module / gpu.binary name).
@@ -55,6 +69,11 @@ struct ModuleCompileRequest {
   /// Device name or alias.
   std::string arch;
   GRFPolicy policy = GRFPolicy::Auto;
+  /// How an `auto` policy runs its builds (xpu.auto_plan); only used with
+  /// AutoStrategy::Measure.
+  BuildPlan plan = BuildPlan::Measure;
+  /// The estimate behind `plan`, for reports.
+  std::optional<PressureEstimate> pressure;
   /// Extra build options appended to the GRF flag.
   std::string extraFlags;
   std::vector<char> spirv;
@@ -66,6 +85,10 @@ struct ModuleCompileResult {
   /// Canonical device name.
   std::string arch;
   GRFDecision decision;
+  /// The plan that ran and the estimate behind it (Measure and none when
+  /// the module was not predicted).
+  BuildPlan plan = BuildPlan::Measure;
+  std::optional<PressureEstimate> pressure;
   /// Backend that compiled ("ocloc" or "level-zero") and why it was chosen.
   std::string backend;
   std::string backendReason;

@@ -126,6 +126,12 @@ struct GRFDecision {
   /// Index into attempts of the build that is kept.
   size_t chosen = 0;
   std::string reason;
+  /// What decided the kept mode: "measured" (builds compared, including a
+  /// prediction that measurement overrode), "predicted" (the static
+  /// estimate, confirmed by the one build it asked for), "speculated" (both
+  /// modes built concurrently and compared), "forced" (small, large or
+  /// default) or "igc" (IGC's own auto flag).
+  std::string source = "measured";
   const BuildAttempt &getChosen() const { return attempts[chosen]; }
 };
 
@@ -138,6 +144,35 @@ struct GRFDecision {
 /// `build` compiles one mode and returns the measured attempt.
 llvm::Expected<GRFDecision>
 decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
+          llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
+
+/// How an `auto` policy measured by builds runs, from a static
+/// register-pressure prediction (xpu-select-grf-mode's `xpu.auto_plan`).
+enum class BuildPlan : uint8_t {
+  /// Build small; build large when small spills (the measured rule).
+  Measure,
+  /// Predicted small: build small; when it spills more than the threshold
+  /// the measurement overrides the prediction and large is built too.
+  PredictSmall,
+  /// Predicted large: build large only; when large spills more than the
+  /// threshold, build small too and keep large only if it spills strictly
+  /// less.
+  PredictLarge,
+  /// Uncertain: build small and large concurrently and keep what Measure
+  /// would keep.
+  Speculate,
+};
+
+/// "measure", "predict_small", "predict_large", "speculate".
+llvm::StringRef stringifyBuildPlan(BuildPlan plan);
+
+/// decideGRF with a plan for Auto + Measure (ignored for every other policy
+/// and strategy). `build` must be safe to call from two threads at once when
+/// `plan` is Speculate: the large build runs on a second thread while the
+/// small one runs on the caller's.
+llvm::Expected<GRFDecision>
+decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
+          BuildPlan plan,
           llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
 
 } // namespace mlir::xpu

@@ -57,3 +57,17 @@ LogicalResult SpillAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "simd must be 1, 8, 16 or 32, got " << simd;
   return success();
 }
+
+LogicalResult
+PressureAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                     int64_t liveBytes, int64_t simd, int64_t smallBudget,
+                     GRFPrediction prediction) {
+  if (liveBytes < 0)
+    return emitError() << "live_bytes must be >= 0, got " << liveBytes;
+  if (!llvm::is_contained({1, 8, 16, 32}, simd))
+    return emitError() << "simd must be 1, 8, 16 or 32, got " << simd;
+  if (smallBudget <= 0)
+    return emitError() << "small_budget must be > 0 bytes per lane, got "
+                       << smallBudget;
+  return success();
+}

@@ -34,11 +34,13 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   if (name != kGRFModeAttrName && name != kDeviceArchAttrName &&
-      name != kSpillAttrName)
-    return op->emitOpError() << "has unknown xpu attribute '" << name
-                             << "'; expected one of '" << kGRFModeAttrName
-                             << "', '" << kDeviceArchAttrName << "', '"
-                             << kSpillAttrName << "'";
+      name != kSpillAttrName && name != kPressureAttrName &&
+      name != kAutoPlanAttrName)
+    return op->emitOpError()
+           << "has unknown xpu attribute '" << name << "'; expected one of '"
+           << kGRFModeAttrName << "', '" << kDeviceArchAttrName << "', '"
+           << kSpillAttrName << "', '" << kPressureAttrName << "', '"
+           << kAutoPlanAttrName << "'";
   if (!canCarryXPUAttrs(op))
     return op->emitOpError()
            << "'" << name
@@ -61,6 +63,24 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError()
              << "'" << name << "' names unknown device '" << arch.getValue()
              << "'; valid devices: " << getValidDeviceNames();
+    return success();
+  }
+  if (name == kPressureAttrName) {
+    if (!isa<PressureAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a #xpu.pressure attribute, got "
+                               << attr.getValue();
+    return success();
+  }
+  if (name == kAutoPlanAttrName) {
+    if (!isa<AutoPlanAttr>(attr.getValue()))
+      return op->emitOpError() << "'" << name
+                               << "' must be a #xpu.auto_plan attribute, got "
+                               << attr.getValue();
+    // The plan says how to resolve `auto`: it means nothing on a kernel.
+    if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      return op->emitOpError()
+             << "'" << name << "' only valid on gpu.module and gpu.binary";
     return success();
   }
   if (!isa<SpillAttr>(attr.getValue()))

@@ -21,7 +21,12 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   attach.flags = options.flags;
   attach.moduleMatcher = options.module;
   pm.addPass(createXPUAttachTarget(attach));
-  pm.addPass(createXPUSelectGRFMode());
+  XPUSelectGRFModeOptions select;
+  select.predict = options.predict;
+  select.speculative = options.speculative;
+  select.predictSmallBelow = options.predictSmallBelow;
+  select.predictLargeAbove = options.predictLargeAbove;
+  pm.addPass(createXPUSelectGRFMode(select));
 
   // The upstream lowering to LLVM for SPIR-V (FACTS.md): scf-to-cf must run
   // on the whole module, after the GPU lowering.

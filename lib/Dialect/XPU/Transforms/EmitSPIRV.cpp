@@ -64,8 +64,13 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
     auto binary = gpu::BinaryOp::create(builder, module.getLoc(),
                                         module.getName(), /*handler=*/nullptr,
                                         builder.getArrayAttr(objects));
-    if (Attribute mode = module->getAttr(XPUDialect::kGRFModeAttrName))
-      binary->setAttr(XPUDialect::kGRFModeAttrName, mode);
+    // The GRF decision's inputs move with the code: the mode, and for auto
+    // modules the pressure estimate and the plan of xpu-select-grf-mode.
+    for (StringRef name :
+         {XPUDialect::kGRFModeAttrName, XPUDialect::kPressureAttrName,
+          XPUDialect::kAutoPlanAttrName})
+      if (Attribute attr = module->getAttr(name))
+        binary->setAttr(name, attr);
     module.erase();
     return success();
   }

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/IR/Builders.h"
@@ -48,13 +49,93 @@ struct SelectGRFModePass
     ModuleOp top = getOperation();
     SymbolTable symbols(top);
     bool failed = false;
-    for (auto module : llvm::make_early_inc_range(top.getOps<gpu::GPUModuleOp>()))
-      failed |= mlir::failed(selectModule(module, symbols));
+    for (auto module :
+         llvm::make_early_inc_range(top.getOps<gpu::GPUModuleOp>())) {
+      SmallVector<gpu::GPUModuleOp> parts;
+      if (mlir::failed(selectModule(module, symbols, parts))) {
+        failed = true;
+        continue;
+      }
+      if (predict)
+        for (gpu::GPUModuleOp part : parts)
+          planAutoModule(part);
+    }
     if (failed)
       signalPassFailure();
   }
 
-  LogicalResult selectModule(gpu::GPUModuleOp module, SymbolTable &symbols) {
+  /// The single #xpu.target of `module` whose device has a large GRF mode,
+  /// or null: with several targets one plan cannot fit them all.
+  static const DeviceInfo *getPredictableDevice(gpu::GPUModuleOp module) {
+    ArrayAttr targets = module.getTargetsAttr();
+    if (!targets || targets.size() != 1)
+      return nullptr;
+    auto target = dyn_cast<TargetAttr>(targets[0]);
+    if (!target)
+      return nullptr;
+    const DeviceInfo *device = lookupDevice(target.getArch());
+    return device && device->supportsLargeGRF ? device : nullptr;
+  }
+
+  /// The mode `module` builds with: its xpu.grf_mode, else the target's.
+  static GRFMode getModuleMode(gpu::GPUModuleOp module) {
+    if (std::optional<GRFMode> mode = getExplicitMode(module))
+      return *mode;
+    return cast<TargetAttr>(module.getTargetsAttr()[0]).getGrfMode();
+  }
+
+  /// Records the register-pressure estimate on every kernel of an auto
+  /// module and on the module (its highest-pressure kernel: build flags
+  /// apply per module), and the plan for xpu-native-codegen.
+  void planAutoModule(gpu::GPUModuleOp module) {
+    const DeviceInfo *device = getPredictableDevice(module);
+    if (!device || getModuleMode(module) != GRFMode::Auto)
+      return;
+    MLIRContext *context = &getContext();
+    GRFBudget budget = getGRFBudget(*device);
+    PredictionThresholds thresholds;
+    thresholds.smallBelowPercent = predictSmallBelow;
+    thresholds.largeAbovePercent = predictLargeAbove;
+
+    std::optional<int64_t> moduleBytes;
+    AnalysisManager moduleAnalyses = getAnalysisManager().nest(module);
+    for (Operation &op : module.getBody()->getOperations()) {
+      if (!isKernel(&op))
+        continue;
+      int64_t bytes = moduleAnalyses.nest(&op)
+                          .getAnalysis<RegisterPressureAnalysis>()
+                          .getPeakLiveBytes();
+      op.setAttr(XPUDialect::kPressureAttrName,
+                 getPressureAttr(context, bytes, budget, thresholds));
+      moduleBytes = std::max(moduleBytes.value_or(0), bytes);
+    }
+    if (!moduleBytes)
+      return;
+    PressureAttr pressure =
+        getPressureAttr(context, *moduleBytes, budget, thresholds);
+    AutoPlan plan = AutoPlan::Measure;
+    switch (pressure.getPrediction()) {
+    case GRFPrediction::Small:
+      plan = AutoPlan::PredictSmall;
+      ++numPredictedSmall;
+      break;
+    case GRFPrediction::Large:
+      plan = AutoPlan::PredictLarge;
+      ++numPredictedLarge;
+      break;
+    case GRFPrediction::Uncertain:
+      plan = speculative ? AutoPlan::Speculate : AutoPlan::Measure;
+      ++numUncertain;
+      break;
+    }
+    module->setAttr(XPUDialect::kPressureAttrName, pressure);
+    module->setAttr(XPUDialect::kAutoPlanAttrName,
+                    AutoPlanAttr::get(context, plan));
+  }
+
+  LogicalResult selectModule(gpu::GPUModuleOp module, SymbolTable &symbols,
+                             SmallVectorImpl<gpu::GPUModuleOp> &parts) {
+    parts.push_back(module);
     ArrayAttr targets = module.getTargetsAttr();
     SmallVector<TargetAttr> xpuTargets;
     if (targets)
@@ -92,14 +173,15 @@ struct SelectGRFModePass
                         GRFModeAttr::get(&getContext(), *groups.front().first));
       return success();
     }
-    splitModule(module, groups, symbols);
+    splitModule(module, groups, symbols, parts);
     return success();
   }
 
   /// Keeps the target-following group (or the first) in `module` and moves
   /// every other group to a copy of the module named after its mode.
   void splitModule(gpu::GPUModuleOp module, ModeGroups &groups,
-                   SymbolTable &symbols) {
+                   SymbolTable &symbols,
+                   SmallVectorImpl<gpu::GPUModuleOp> &parts) {
     MLIRContext *context = &getContext();
     auto primary = groups.find(std::nullopt);
     if (primary == groups.end())
@@ -120,6 +202,7 @@ struct SelectGRFModePass
       builder.setInsertionPointAfter(part);
       part->setAttr(XPUDialect::kGRFModeAttrName,
                     GRFModeAttr::get(context, mode));
+      parts.push_back(part);
 
       llvm::SmallDenseSet<StringAttr> keep(group->second.begin(),
                                            group->second.end());

@@ -119,4 +119,89 @@ def XPU_SpillAttr : AttrDef<XPU_Dialect, "Spill"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Register-pressure estimate
+//===----------------------------------------------------------------------===//
+
+def XPU_GRFPredictionSmall : I32EnumAttrCase<"Small", 0, "small">;
+def XPU_GRFPredictionLarge : I32EnumAttrCase<"Large", 1, "large">;
+def XPU_GRFPredictionUncertain : I32EnumAttrCase<"Uncertain", 2, "uncertain">;
+
+def XPU_GRFPrediction : I32EnumAttr<"GRFPrediction",
+    "GRF mode predicted from a static register-pressure estimate",
+    [XPU_GRFPredictionSmall, XPU_GRFPredictionLarge,
+     XPU_GRFPredictionUncertain]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
+def XPU_PressureAttr : AttrDef<XPU_Dialect, "Pressure"> {
+  let mnemonic = "pressure";
+  let summary = "static register-pressure estimate of a kernel or module";
+  let description = [{
+    The register-pressure estimate of `RegisterPressureAnalysis`
+    (docs/RegisterPressure.md), recorded by `xpu-select-grf-mode` on every
+    kernel of a module whose GRF mode resolves to `auto`, and on the module
+    (the kernel with the highest pressure: build flags apply per module):
+
+    * `live_bytes`: peak bytes live at once per lane (work-item), from MLIR's
+      `Liveness` and the value types;
+    * `simd`: the SIMD width assumed for the device family;
+    * `small_budget`: bytes per lane of the small register file,
+      `128 * grf_bytes / simd`;
+    * `prediction`: `small` when the estimate is confidently under the
+      small budget, `large` when confidently over it, `uncertain` between
+      the calibrated bounds.
+
+    Example: `#xpu.pressure<live_bytes = 448, simd = 32, small_budget = 256,
+    prediction = large>`.
+  }];
+  let parameters = (ins
+    "int64_t":$live_bytes,
+    "int64_t":$simd,
+    "int64_t":$small_budget,
+    "::mlir::xpu::GRFPrediction":$prediction
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Plan for an auto module
+//===----------------------------------------------------------------------===//
+
+def XPU_AutoPlanMeasure : I32EnumAttrCase<"Measure", 0, "measure">;
+def XPU_AutoPlanSmall : I32EnumAttrCase<"PredictSmall", 1, "predict_small">;
+def XPU_AutoPlanLarge : I32EnumAttrCase<"PredictLarge", 2, "predict_large">;
+def XPU_AutoPlanSpeculate : I32EnumAttrCase<"Speculate", 3, "speculate">;
+
+def XPU_AutoPlan : I32EnumAttr<"AutoPlan",
+    "which builds xpu-native-codegen runs for an auto module",
+    [XPU_AutoPlanMeasure, XPU_AutoPlanSmall, XPU_AutoPlanLarge,
+     XPU_AutoPlanSpeculate]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
+def XPU_AutoPlanAttr : EnumAttr<XPU_Dialect, XPU_AutoPlan, "auto_plan"> {
+  let summary = "how xpu-native-codegen resolves an auto module";
+  let description = [{
+    Set by `xpu-select-grf-mode{predict=true}` on a `gpu.module` whose GRF
+    mode resolves to `auto` (and moved to its `gpu.binary` by
+    `xpu-emit-spirv`):
+
+    * `measure`: build small, and large when small spills (the default when
+      the attribute is absent);
+    * `predict_small`: the estimate is confidently under the small budget:
+      build small; if it spills anyway, measurement overrides the prediction;
+    * `predict_large`: confidently over: build large only, skipping the small
+      build; if large spills, build small too and keep the lesser spill;
+    * `speculate`: uncertain: build small and large concurrently and keep
+      what measured `auto` would keep.
+
+    Example: `xpu.auto_plan = #xpu.auto_plan<predict_large>`.
+  }];
+  let assemblyFormat = "`<` $value `>`";
+}
+
 #endif // XPUCODEGEN_DIALECT_XPU_IR_XPUATTRS_TD

@@ -25,9 +25,11 @@ def XPU_Dialect : Dialect {
     * `#xpu.grf_mode`: small (128 registers per thread), large (256 registers,
       half the threads), auto (decided by measurement) or default (no flag).
     * `#xpu.spill`: a measurement taken from the native compiler.
+    * `#xpu.pressure`: a static register-pressure estimate and the GRF mode
+      it predicts; `#xpu.auto_plan`: which builds resolve an `auto` module.
 
-    The discardable attributes `xpu.grf_mode`, `xpu.device_arch` and
-    `xpu.spill` may appear on `gpu.module`, `gpu.binary` and kernel
+    The discardable attributes `xpu.grf_mode`, `xpu.device_arch`,
+    `xpu.spill`, `xpu.pressure` and `xpu.auto_plan` may appear on `gpu.module`, `gpu.binary` and kernel
     functions; the dialect verifies them wherever they appear.
   }];
   let useDefaultAttributePrinterParser = 1;
@@ -39,6 +41,8 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kDeviceArchAttrName =
         "xpu.device_arch";
     static constexpr ::llvm::StringLiteral kSpillAttrName = "xpu.spill";
+    static constexpr ::llvm::StringLiteral kPressureAttrName = "xpu.pressure";
+    static constexpr ::llvm::StringLiteral kAutoPlanAttrName = "xpu.auto_plan";
 
   private:
     void registerAttributes();

@@ -7,6 +7,7 @@
 #ifndef XPUCODEGEN_DIALECT_XPU_TRANSFORMS_PASSES_H
 #define XPUCODEGEN_DIALECT_XPU_TRANSFORMS_PASSES_H
 
+#include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
@@ -66,6 +67,24 @@ struct CodegenPipelineOptions
   PassOptions::Option<bool> remarks{
       *this, "remarks", llvm::cl::desc("Explain each GRF decision"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> predict{
+      *this, "predict",
+      llvm::cl::desc("auto: resolve early from a register-pressure estimate "
+                     "when it is confident"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> speculative{
+      *this, "speculative",
+      llvm::cl::desc("auto with predict: build small and large concurrently "
+                     "when the estimate is uncertain"),
+      llvm::cl::init(false)};
+  PassOptions::Option<unsigned> predictSmallBelow{
+      *this, "predict-small-below",
+      llvm::cl::desc("Predict small below this % of the small GRF budget"),
+      llvm::cl::init(PredictionThresholds::kDefaultSmallBelowPercent)};
+  PassOptions::Option<unsigned> predictLargeAbove{
+      *this, "predict-large-above",
+      llvm::cl::desc("Predict large above this % of the small GRF budget"),
+      llvm::cl::init(PredictionThresholds::kDefaultLargeAbovePercent)};
 };
 
 /// Adds the whole flow: attach the target, resolve GRF modes, lower

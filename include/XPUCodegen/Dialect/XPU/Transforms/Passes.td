@@ -66,14 +66,49 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
 
     A mode the target's device cannot honour (`large` on `tgllp`) is an error
     at the kernel or module that asked for it.
+
+    With `predict=true`, every kernel whose mode resolves to `auto` gets a
+    static register-pressure estimate, `xpu.pressure = #xpu.pressure<...>`
+    (peak live bytes per lane against the small register file of the
+    target's device; docs/RegisterPressure.md), and every `auto` module gets
+    the estimate of its highest-pressure kernel and an `xpu.auto_plan` for
+    `xpu-native-codegen`: `predict_small` when the estimate is below
+    `predict-small-below` percent of the small budget (small is built;
+    measurement still overrides it when small spills), `predict_large` when
+    above `predict-large-above` percent (large is built, the small build is
+    skipped), else `measure`, or `speculate` with `speculative=true` (small
+    and large are built concurrently). Modules with several targets, or for
+    a device without large GRF, are left to measurement.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"predict", "predict", "bool", /*default=*/"false",
+           "Resolve auto early from a static register-pressure estimate when "
+           "it is confident">,
+    Option<"speculative", "speculative", "bool", /*default=*/"false",
+           "With predict: build small and large concurrently for kernels "
+           "whose estimate is uncertain">,
+    Option<"predictSmallBelow", "predict-small-below", "unsigned",
+           /*default=*/"::mlir::xpu::PredictionThresholds::"
+                       "kDefaultSmallBelowPercent",
+           "Predict small below this percentage of the small GRF budget">,
+    Option<"predictLargeAbove", "predict-large-above", "unsigned",
+           /*default=*/"::mlir::xpu::PredictionThresholds::"
+                       "kDefaultLargeAbovePercent",
+           "Predict large above this percentage of the small GRF budget">,
+  ];
   let statistics = [
     Statistic<"numSplitModules", "split-modules",
               "Modules created by splitting mixed-mode modules">,
     Statistic<"numRewrittenLaunches", "rewritten-launches",
               "gpu.launch_func ops redirected to a split module">,
+    Statistic<"numPredictedSmall", "predicted-small",
+              "auto modules predicted small">,
+    Statistic<"numPredictedLarge", "predicted-large",
+              "auto modules predicted large">,
+    Statistic<"numUncertain", "uncertain",
+              "auto modules left to measurement or speculation">,
   ];
 }
 
@@ -85,7 +120,8 @@ def XPUEmitSPIRV : Pass<"xpu-emit-spirv", "::mlir::ModuleOp"> {
     LLVM dialect goes through LLVM's SPIR-V backend; a module holding a
     `spirv.module` goes through MLIR's SPIR-V serializer. The SPIR-V is
     validated with SPIRV-Tools; invalid SPIR-V is an error at the module.
-    The module's `xpu.grf_mode` moves to the binary. Modules without an
+    The module's `xpu.grf_mode`, `xpu.pressure` and `xpu.auto_plan` move to
+    the binary. Modules without an
     `#xpu.target` are left alone; mixing `#xpu.target` with other targets
     is an error (use `gpu-module-to-binary` for those).
   }];

@@ -1,0 +1,125 @@
+//===- RegisterPressure.cpp - Static register-pressure estimate -----------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
+
+#include "mlir/Analysis/Liveness.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+int64_t RegisterPressureAnalysis::getBytesPerLane(Type type) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.getNumElements() *
+           getBytesPerLane(vector.getElementType());
+  if (isa<IndexType>(type))
+    return 8;
+  if (type.isIntOrFloat())
+    return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+  if (auto complex = dyn_cast<ComplexType>(type))
+    return 2 * getBytesPerLane(complex.getElementType());
+  if (isa<BaseMemRefType, LLVM::LLVMPointerType>(type))
+    return 8;
+  return 0;
+}
+
+/// Values that occupy no per-lane registers: constants (immediates) and
+/// arguments of the function itself (uniform, in the thread payload).
+static bool isFree(Value value, Operation *root) {
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    return arg.getOwner()->getParentOp() == root &&
+           arg.getOwner()->isEntryBlock();
+  return matchPattern(value, m_Constant());
+}
+
+RegisterPressureAnalysis::RegisterPressureAnalysis(Operation *op) {
+  Liveness liveness(op);
+  // Values live across an operation that holds regions: live before and
+  // after it, so live throughout its regions. Its results are not live yet
+  // and operands dying at it are handed over (e.g. loop inits to iter_args).
+  llvm::DenseMap<Operation *, SmallVector<Value>> acrossCache;
+  auto getLiveAcross = [&](Operation *parent) -> ArrayRef<Value> {
+    auto [it, inserted] = acrossCache.try_emplace(parent);
+    if (!inserted)
+      return it->second;
+    const LivenessBlockInfo *info = liveness.getLiveness(parent->getBlock());
+    if (!info)
+      return it->second;
+    for (Value value : info->currentlyLiveValues(parent)) {
+      if (value.getDefiningOp() == parent || isFree(value, op))
+        continue;
+      if (liveness.isDeadAfter(value, parent))
+        continue;
+      it->second.push_back(value);
+    }
+    return it->second;
+  };
+
+  op->walk([&](Block *block) {
+    const LivenessBlockInfo *info = liveness.getLiveness(block);
+    if (!info || block->empty())
+      return;
+    // Everything live across the enclosing operations, up to `op`.
+    llvm::SmallDenseSet<Value, 16> outer;
+    for (Operation *parent = block->getParentOp(); parent && parent != op;
+         parent = parent->getParentOp())
+      for (Value value : getLiveAcross(parent))
+        outer.insert(value);
+    int64_t outerBytes = 0;
+    for (Value value : outer)
+      outerBytes += getBytesPerLane(value.getType());
+
+    for (Operation &inner : *block) {
+      int64_t bytes = outerBytes;
+      for (Value value : info->currentlyLiveValues(&inner))
+        if (!isFree(value, op) && !outer.contains(value))
+          bytes += getBytesPerLane(value.getType());
+      if (bytes > peakLiveBytes || !peakOperation) {
+        peakLiveBytes = bytes;
+        peakOperation = &inner;
+      }
+    }
+  });
+}
+
+GRFBudget mlir::xpu::getGRFBudget(const DeviceInfo &device) {
+  // IGC 1.0.12504 compiles the calibration family SIMD32 on Xe-HPC in both
+  // GRF modes, and SIMD8 on Xe-HPG (docs/RegisterPressure.md). Older
+  // families have no large GRF mode; SIMD8 is IGC's choice under pressure.
+  GRFBudget budget;
+  budget.simd = device.family == "xe-hpc" ? 32 : 8;
+  budget.smallBytesPerLane = 128 * int64_t(device.grfBytes) / budget.simd;
+  budget.largeBytesPerLane = 256 * int64_t(device.grfBytes) / budget.simd;
+  return budget;
+}
+
+GRFPrediction
+mlir::xpu::predictGRFMode(int64_t liveBytes, const GRFBudget &budget,
+                          const PredictionThresholds &thresholds) {
+  // Integer percentages: liveBytes / small < p / 100.
+  int64_t scaled = liveBytes * 100;
+  if (scaled < int64_t(thresholds.smallBelowPercent) * budget.smallBytesPerLane)
+    return GRFPrediction::Small;
+  if (scaled > int64_t(thresholds.largeAbovePercent) * budget.smallBytesPerLane)
+    return GRFPrediction::Large;
+  return GRFPrediction::Uncertain;
+}
+
+PressureAttr mlir::xpu::getPressureAttr(MLIRContext *context,
+                                        int64_t liveBytes,
+                                        const GRFBudget &budget,
+                                        const PredictionThresholds &thresholds) {
+  return PressureAttr::get(context, liveBytes, budget.simd,
+                           budget.smallBytesPerLane,
+                           predictGRFMode(liveBytes, budget, thresholds));
+}

@@ -1,0 +1,147 @@
+// RUN: xpu-opt %s --xpu-select-grf-mode=predict=true | FileCheck %s
+// RUN: xpu-opt %s --xpu-select-grf-mode | FileCheck %s --check-prefix=OFF
+
+// The register-pressure estimate on small handwritten kernels: peak live
+// bytes per lane from Liveness and the value types. pvc: SIMD32, small
+// budget 128 x 64 / 32 = 256 bytes per lane; acm-g10: SIMD8, 128 x 32 / 8 =
+// 512 bytes per lane. Constants and kernel arguments are free.
+
+// OFF-NOT: xpu.pressure
+// OFF-NOT: xpu.auto_plan
+
+// Two vector<8xf32> accumulators carried by a loop: at the addf, %a (dying),
+// %x, %s and %b are live: 4 x 32 = 128 bytes (50% of 256).
+// CHECK-LABEL: gpu.module @loop
+// CHECK-SAME: xpu.auto_plan = #xpu.auto_plan<predict_small>
+// CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 128, simd = 32, small_budget = 256, prediction = small>
+// CHECK: gpu.func @two_acc
+// CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 128, simd = 32, small_budget = 256, prediction = small>
+gpu.module @loop [#xpu.target<arch = "pvc", grf_mode = auto>] {
+  gpu.func @two_acc(%in: memref<?xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant dense<0.0> : vector<8xf32>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z, %b = %z)
+        -> (vector<8xf32>, vector<8xf32>) {
+      %x = vector.load %in[%i] : memref<?xf32>, vector<8xf32>
+      %s = arith.addf %a, %x : vector<8xf32>
+      %t = arith.mulf %b, %x : vector<8xf32>
+      scf.yield %s, %t : vector<8xf32>, vector<8xf32>
+    }
+    vector.store %r#0, %in[%c0] : memref<?xf32>, vector<8xf32>
+    vector.store %r#1, %in[%c1] : memref<?xf32>, vector<8xf32>
+    gpu.return
+  }
+}
+
+// Values live across the loop (loaded before, used after) count inside the
+// body: %v (vector<16xf32>, 64 bytes) and %tid (index, 8 bytes), plus %a, %x
+// and %s (3 x 64) at the addf: 264 bytes, 103% of 256: uncertain, so the
+// plan is measurement.
+// CHECK-LABEL: gpu.module @across
+// CHECK-SAME: xpu.auto_plan = #xpu.auto_plan<measure>
+// CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 264, simd = 32, small_budget = 256, prediction = uncertain>
+gpu.module @across [#xpu.target<arch = "pvc", grf_mode = auto>] {
+  gpu.func @k(%in: memref<?xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant dense<0.0> : vector<16xf32>
+    %tid = gpu.global_id x
+    %v = vector.load %in[%tid] : memref<?xf32>, vector<16xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (vector<16xf32>) {
+      %x = vector.load %in[%i] : memref<?xf32>, vector<16xf32>
+      %s = arith.addf %a, %x : vector<16xf32>
+      scf.yield %s : vector<16xf32>
+    }
+    %w = arith.addf %r, %v : vector<16xf32>
+    vector.store %w, %in[%tid] : memref<?xf32>, vector<16xf32>
+    gpu.return
+  }
+}
+
+// Eight vector<16xf32> accumulators (64 bytes each) plus %x and one sum:
+// 640 bytes per lane. 250% of pvc's 256-byte budget (SIMD32): large; 125%
+// of acm-g10's 512 bytes (SIMD8): uncertain.
+// CHECK-LABEL: gpu.module @wide_pvc
+// CHECK-SAME: xpu.auto_plan = #xpu.auto_plan<predict_large>
+// CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 640, simd = 32, small_budget = 256, prediction = large>
+// CHECK-LABEL: gpu.module @wide_acm
+// CHECK-SAME: xpu.auto_plan = #xpu.auto_plan<measure>
+// CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 640, simd = 8, small_budget = 512, prediction = uncertain>
+gpu.module @wide_pvc [#xpu.target<arch = "pvc", grf_mode = auto>] {
+  gpu.func @k(%in: memref<?xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant dense<0.0> : vector<16xf32>
+    %r:8 = scf.for %i = %c0 to %n step %c1 iter_args(%a0 = %z, %a1 = %z, %a2 = %z, %a3 = %z, %a4 = %z, %a5 = %z, %a6 = %z, %a7 = %z)
+        -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+      %x = vector.load %in[%i] : memref<?xf32>, vector<16xf32>
+      %s0 = arith.addf %a0, %x : vector<16xf32>
+      %s1 = arith.addf %a1, %x : vector<16xf32>
+      %s2 = arith.addf %a2, %x : vector<16xf32>
+      %s3 = arith.addf %a3, %x : vector<16xf32>
+      %s4 = arith.addf %a4, %x : vector<16xf32>
+      %s5 = arith.addf %a5, %x : vector<16xf32>
+      %s6 = arith.addf %a6, %x : vector<16xf32>
+      %s7 = arith.addf %a7, %x : vector<16xf32>
+      scf.yield %s0, %s1, %s2, %s3, %s4, %s5, %s6, %s7 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+    }
+    vector.store %r#0, %in[%c0] : memref<?xf32>, vector<16xf32>
+    vector.store %r#7, %in[%c1] : memref<?xf32>, vector<16xf32>
+    gpu.return
+  }
+}
+
+gpu.module @wide_acm [#xpu.target<arch = "acm-g10", grf_mode = auto>] {
+  gpu.func @k(%in: memref<?xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant dense<0.0> : vector<16xf32>
+    %r:8 = scf.for %i = %c0 to %n step %c1 iter_args(%a0 = %z, %a1 = %z, %a2 = %z, %a3 = %z, %a4 = %z, %a5 = %z, %a6 = %z, %a7 = %z)
+        -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+      %x = vector.load %in[%i] : memref<?xf32>, vector<16xf32>
+      %s0 = arith.addf %a0, %x : vector<16xf32>
+      %s1 = arith.addf %a1, %x : vector<16xf32>
+      %s2 = arith.addf %a2, %x : vector<16xf32>
+      %s3 = arith.addf %a3, %x : vector<16xf32>
+      %s4 = arith.addf %a4, %x : vector<16xf32>
+      %s5 = arith.addf %a5, %x : vector<16xf32>
+      %s6 = arith.addf %a6, %x : vector<16xf32>
+      %s7 = arith.addf %a7, %x : vector<16xf32>
+      scf.yield %s0, %s1, %s2, %s3, %s4, %s5, %s6, %s7 : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+    }
+    vector.store %r#0, %in[%c0] : memref<?xf32>, vector<16xf32>
+    vector.store %r#7, %in[%c1] : memref<?xf32>, vector<16xf32>
+    gpu.return
+  }
+}
+
+// Only kernels that resolve to auto are estimated; a forced module is not,
+// nor a device without large GRF (nothing to predict).
+// CHECK-LABEL: gpu.module @forced
+// CHECK-NOT: xpu.pressure
+// CHECK: gpu.return
+gpu.module @forced [#xpu.target<arch = "pvc", grf_mode = small>] {
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+// CHECK-LABEL: gpu.module @tgl
+// CHECK-NOT: xpu.pressure
+// CHECK: gpu.return
+gpu.module @tgl [#xpu.target<arch = "tgllp", grf_mode = auto>] {
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+
+// The thresholds are options: with the large bound at 100%, @across (103%)
+// becomes predicted large; with speculation, uncertain modules speculate.
+// RUN: xpu-opt %s --xpu-select-grf-mode="predict=true predict-large-above=100" | FileCheck %s --check-prefix=BOUND
+// BOUND-LABEL: gpu.module @across
+// BOUND-SAME: xpu.auto_plan = #xpu.auto_plan<predict_large>
+// RUN: xpu-opt %s --xpu-select-grf-mode="predict=true speculative=true" | FileCheck %s --check-prefix=SPEC
+// SPEC-LABEL: gpu.module @across
+// SPEC-SAME: xpu.auto_plan = #xpu.auto_plan<speculate>
+// SPEC-LABEL: gpu.module @wide_acm
+// SPEC-SAME: xpu.auto_plan = #xpu.auto_plan<speculate>
