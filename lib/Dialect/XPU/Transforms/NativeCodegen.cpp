@@ -48,10 +48,15 @@ struct NativeCodegenPass
   void runOnOperation() override {
     SmallVector<ObjectSlot> slots;
     std::vector<ModuleCompileRequest> requests;
-    if (failed(collectRequests(slots, requests)))
-      return signalPassFailure();
-    if (requests.empty() && report.empty())
+    // Objects that cannot be compiled are errors of their own; the other
+    // modules still compile and are reported.
+    std::vector<llvm::json::Value> reportEntries;
+    bool anyFailed = failed(collectRequests(slots, requests, reportEntries));
+    if (requests.empty() && report.empty()) {
+      if (anyFailed)
+        signalPassFailure();
       return;
+    }
 
     NativeCodegenOptions options;
     options.backend = backend;
@@ -82,8 +87,6 @@ struct NativeCodegenPass
       results = (*driver)->compile(requests);
     }
 
-    bool anyFailed = false;
-    std::vector<llvm::json::Value> reportEntries;
     // New object lists per binary, built in input order.
     llvm::MapVector<Operation *, SmallVector<Attribute>> newObjects;
     for (auto [slot, request, result] :
@@ -134,7 +137,8 @@ struct NativeCodegenPass
   }
 
   LogicalResult collectRequests(SmallVectorImpl<ObjectSlot> &slots,
-                                std::vector<ModuleCompileRequest> &requests) {
+                                std::vector<ModuleCompileRequest> &requests,
+                                std::vector<llvm::json::Value> &errors) {
     bool failed = false;
     getOperation().walk([&](gpu::BinaryOp binary) {
       for (auto [index, attr] : llvm::enumerate(binary.getObjects())) {
@@ -149,11 +153,15 @@ struct NativeCodegenPass
           if (object.getProperties() &&
               object.getProperties().contains("n_regs"))
             continue;
+          std::string message =
+              llvm::formatv("object {0} holds neither SPIR-V nor a native "
+                            "binary from this pass",
+                            index);
           mlir::emitError(binary.getLoc())
-              << "xpu-native-codegen: object " << index
-                             << " for arch '" << target.getArch()
-                             << "' holds neither SPIR-V nor a native binary "
-                                "from this pass";
+              << "xpu-native-codegen: " << message << " (arch '"
+              << target.getArch() << "')";
+          errors.push_back(getReportErrorEntry(binary.getName(),
+                                               target.getArch(), message));
           failed = true;
           continue;
         }
