@@ -46,6 +46,13 @@ struct NativeCodegenPass
   }
 
   void runOnOperation() override {
+    if (spillThreshold < 0) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
+          << spillThreshold.getValue();
+      return signalPassFailure();
+    }
+
     SmallVector<ObjectSlot> slots;
     std::vector<ModuleCompileRequest> requests;
     // Objects that cannot be compiled are errors of their own; the other
@@ -67,12 +74,6 @@ struct NativeCodegenPass
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
     options.validateSPIRV = validateSPIRV;
-    if (spillThreshold < 0) {
-      mlir::emitError(getOperation().getLoc())
-          << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
-          << spillThreshold.getValue();
-      return signalPassFailure();
-    }
 
     std::vector<llvm::Expected<ModuleCompileResult>> results;
     if (!requests.empty()) {
