@@ -129,6 +129,12 @@ def main():
             if "pressure" in m:
                 row[tag]["pressure"] = m["pressure"]
                 row[tag]["plan"] = m.get("plan")
+        # Derived: predict=true if a spilling large build were kept without
+        # the confirming small build (what the spec'd safety check costs).
+        p = row["predict"]
+        row["predict_nocheck"] = (
+            {"mode": "large", "compiles": 1} if p.get("plan") == "predict_large"
+            else {"mode": p["mode"], "compiles": p["compiles"]})
         for tag, retry in [("triton_1000B", s > 1000),
                            ("triton_16slots", s / (4 * simd) > 16),
                            ("triton_any", s > 0)]:
@@ -139,6 +145,8 @@ def main():
     policies = [("auto (measured, predict=false)", "auto"),
                 ("auto predict=true", "predict"),
                 ("auto predict=true speculative=true", "speculative"),
+                ("(derived) predict=true, no small check after a spilling "
+                 "predicted-large build", "predict_nocheck"),
                 ("IGC auto flag (auto-strategy=igc)", "igc"),
                 ("Triton: large if spill > 1000 B", "triton_1000B"),
                 ("Triton: large if > 16 slots/lane", "triton_16slots"),

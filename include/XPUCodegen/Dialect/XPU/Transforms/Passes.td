@@ -148,12 +148,18 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     * `auto`: build small; if it spills more than `spill-threshold` bytes,
       build large too and keep large only if it spills strictly less.
       `auto-strategy=igc` instead passes IGC's own auto flag once and reads
-      the chosen mode from the binary.
+      the chosen mode from the binary. An `xpu.auto_plan` on the binary
+      (from `xpu-select-grf-mode{predict=true}`) changes which builds run:
+      `predict_small` builds small (measurement still overrides it when it
+      spills), `predict_large` builds large only (and small too when large
+      spills), `speculate` builds both concurrently.
 
     Each object becomes `#gpu.object<#xpu.target<...>, properties = {...},
     bin = "...">` with `grf_mode`, `n_regs` (from the final flags: 128, 256,
     or 0 when they do not pin the mode), `spill_size` (bytes per thread),
-    `build_flags`, `backend`, `attempts`, `decision` and per-kernel
+    `build_flags`, `backend`, `attempts`, `decision`, `decision_source`
+    (`predicted`, `measured`, `speculated`, `forced` or `igc`; with the
+    estimate as `estimated_live_bytes` and `prediction`) and per-kernel
     `kernels` facts (`grf_count`, `simd`, `spill_size`, `private_size`,
     `n_spills`). A module that fails (invalid SPIR-V, a compiler error, a
     crashed or runaway compiler) is an error at its `gpu.binary` carrying
