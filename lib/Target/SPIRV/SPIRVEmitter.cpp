@@ -97,7 +97,7 @@ FailureOr<SmallVector<char, 0>> mlir::xpu::emitSPIRV(gpu::GPUModuleOp module,
     // Anything left outside the LLVM dialect (gpu.func, arith, ...) means the
     // lowering did not run; say so instead of a translation failure.
     Operation *unlowered = nullptr;
-    module.getBody()->walk([&](Operation *op) {
+    module.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (!isa<LLVM::LLVMDialect>(op->getDialect())) {
         unlowered = op;
         return WalkResult::interrupt();
