@@ -85,8 +85,9 @@ TEST(GRFPredictionTest, PredictedSmallThatHoldsBuildsOnce) {
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (std::vector<BuildGRF>{BuildGRF::Small}));
   EXPECT_EQ(d->source, "predicted");
-  EXPECT_EQ(d->reason,
-            "predicted small; small spilled 0 bytes <= threshold 0: kept small");
+  EXPECT_EQ(
+      d->reason,
+      "predicted small; small spilled 0 bytes <= threshold 0: kept small");
 }
 
 TEST(GRFPredictionTest, PredictedSmallThatSpillsIsOverriddenByMeasurement) {

@@ -326,10 +326,9 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
         planNote = "one worker, no speculation; ";
       }
     }
-    llvm::Expected<GRFDecision> decision =
-        decideGRF(module->policy, options.autoStrategy, options.spillThreshold,
-                  plan,
-                  [&](BuildGRF mode) { return build(index, *module, mode); });
+    llvm::Expected<GRFDecision> decision = decideGRF(
+        module->policy, options.autoStrategy, options.spillThreshold, plan,
+        [&](BuildGRF mode) { return build(index, *module, mode); });
     if (!decision) {
       results[index] = decision.takeError();
       return;

@@ -66,7 +66,8 @@ ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op,
     estimate.liveBytes = pressure.getLiveBytes();
     estimate.simd = pressure.getSimd();
     estimate.smallBudget = pressure.getSmallBudget();
-    estimate.prediction = stringifyGRFPrediction(pressure.getPrediction()).str();
+    estimate.prediction =
+        stringifyGRFPrediction(pressure.getPrediction()).str();
     request.pressure = std::move(estimate);
   }
   SmallVector<StringRef, 2> flags;

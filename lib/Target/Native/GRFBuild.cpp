@@ -215,8 +215,7 @@ Expected<GRFDecision>
 mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
                      int64_t spillThreshold,
                      function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
-  return decideGRF(policy, strategy, spillThreshold, BuildPlan::Measure,
-                   build);
+  return decideGRF(policy, strategy, spillThreshold, BuildPlan::Measure, build);
 }
 
 Expected<GRFDecision>

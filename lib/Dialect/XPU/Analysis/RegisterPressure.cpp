@@ -20,8 +20,7 @@ using namespace mlir::xpu;
 
 int64_t RegisterPressureAnalysis::getBytesPerLane(Type type) {
   if (auto vector = dyn_cast<VectorType>(type))
-    return vector.getNumElements() *
-           getBytesPerLane(vector.getElementType());
+    return vector.getNumElements() * getBytesPerLane(vector.getElementType());
   if (isa<IndexType>(type))
     return 8;
   if (type.isIntOrFloat())
@@ -115,10 +114,10 @@ mlir::xpu::predictGRFMode(int64_t liveBytes, const GRFBudget &budget,
   return GRFPrediction::Uncertain;
 }
 
-PressureAttr mlir::xpu::getPressureAttr(MLIRContext *context,
-                                        int64_t liveBytes,
-                                        const GRFBudget &budget,
-                                        const PredictionThresholds &thresholds) {
+PressureAttr
+mlir::xpu::getPressureAttr(MLIRContext *context, int64_t liveBytes,
+                           const GRFBudget &budget,
+                           const PredictionThresholds &thresholds) {
   return PressureAttr::get(context, liveBytes, budget.simd,
                            budget.smallBytesPerLane,
                            predictGRFMode(liveBytes, budget, thresholds));

@@ -4,8 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/IR/Builders.h"
