@@ -42,6 +42,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -252,14 +253,74 @@ std::vector<NativeObject> collectNativeObjects(ModuleOp module) {
     for (Attribute attr : binary.getObjects()) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
       if (!object || !isa<TargetAttr>(object.getTarget()) ||
-          !object.getProperties() ||
-          !object.getProperties().contains("n_regs"))
+          !object.getProperties() || !object.getProperties().contains("n_regs"))
         continue;
-      objects.push_back({binary.getName().str(),
-                         object.getObject().getValue().str()});
+      objects.push_back(
+          {binary.getName().str(), object.getObject().getValue().str()});
     }
   });
   return objects;
+}
+
+/// Brackets nested deeper than this are rejected before parsing: the parser
+/// and the passes recurse once per level (a region level costs kilobytes of
+/// stack), and no real kernel comes anywhere near it.
+constexpr unsigned kMaxNesting = 2048;
+/// Stack of the thread that parses and runs the pipeline: ample for
+/// kMaxNesting levels, whatever the caller's thread has.
+constexpr unsigned kCompileStackBytes = 512u << 20;
+
+/// Where `text` first nests (, [, { or < deeper than kMaxNesting, as a
+/// 1-based line and column; string literals and comments do not count.
+std::optional<std::pair<unsigned, unsigned>>
+findExcessiveNesting(llvm::StringRef text) {
+  unsigned depth = 0, line = 1;
+  size_t lineStart = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    char next = i + 1 < e ? text[i + 1] : '\0';
+    switch (c) {
+    case '\n':
+      ++line;
+      lineStart = i + 1;
+      break;
+    case '"':
+      // A string literal ends at its closing quote or the end of the line.
+      while (i + 1 < e && text[i + 1] != '"' && text[i + 1] != '\n')
+        i += text[i + 1] == '\\' && i + 2 < e && text[i + 2] != '\n' ? 2 : 1;
+      if (i + 1 < e && text[i + 1] == '"')
+        ++i;
+      break;
+    case '/':
+      if (next == '/')
+        while (i + 1 < e && text[i + 1] != '\n')
+          ++i;
+      break;
+    case '<':
+      if (next == '=')
+        break;
+      [[fallthrough]];
+    case '(':
+    case '[':
+    case '{':
+      if (++depth > kMaxNesting)
+        return std::make_pair(line, static_cast<unsigned>(i - lineStart + 1));
+      break;
+    case '>':
+      if (next == '=' || (i > 0 && text[i - 1] == '-'))
+        break;
+      [[fallthrough]];
+    case ')':
+    case ']':
+    case '}':
+      if (depth)
+        --depth;
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
 }
 
 CompileOutcome compileMLIR(const std::string &text,
@@ -268,14 +329,22 @@ CompileOutcome compileMLIR(const std::string &text,
   CompileOutcome outcome;
   if (!checkOptions(options, bufferName, outcome))
     return outcome;
+  if (auto where = findExcessiveNesting(text)) {
+    outcome.addError(llvm::formatv("{0}:{1}:{2}: error: brackets nest deeper "
+                                   "than {3} levels",
+                                   bufferName, where->first, where->second,
+                                   kMaxNesting));
+    return outcome;
+  }
 
-  MLIRContext context(getRegistry());
+  // Single-threaded: every recursion over the IR stays on this thread's
+  // large stack (native builds still run in parallel, in the workers).
+  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
   llvm::raw_string_ostream diagnostics(outcome.diagnostics);
-  SourceMgrDiagnosticHandler sourceMgrHandler(sourceMgr, &context,
-                                              diagnostics);
+  SourceMgrDiagnosticHandler sourceMgrHandler(sourceMgr, &context, diagnostics);
   // Registered last, so it sees every diagnostic first; it only counts and
   // lets the source manager handler print.
   bool sawError = false;
@@ -301,9 +370,9 @@ CompileOutcome compileMLIR(const std::string &text,
   TempFile report;
   if (std::error_code error = llvm::sys::fs::createTemporaryFile(
           "xpu-codegen-report", "json", report.path)) {
-    outcome.addError(bufferName +
-                     ": error: cannot create a temporary report file: " +
-                     error.message());
+    outcome.addError(
+        bufferName +
+        ": error: cannot create a temporary report file: " + error.message());
     return finish();
   }
 
@@ -359,22 +428,44 @@ CompileOutcome compileMLIR(const std::string &text,
   return finish();
 }
 
+/// compileMLIR on a thread with a large stack.
+CompileOutcome compileMLIROnLargeStack(const std::string &text,
+                                       const std::string &bufferName,
+                                       const CompileOptions &options) {
+  CompileOutcome outcome;
+  llvm::thread thread(std::optional<unsigned>(kCompileStackBytes), [&] {
+    outcome = compileMLIR(text, bufferName, options);
+  });
+  thread.join();
+  return outcome;
+}
+
 //===----------------------------------------------------------------------===//
 // Python conversions
 //===----------------------------------------------------------------------===//
+
+/// Text for Python: diagnostics quote the user's source, which need not be
+/// valid UTF-8; invalid bytes become U+FFFD instead of an exception.
+py::str toText(llvm::StringRef text) {
+  PyObject *str = PyUnicode_DecodeUTF8(
+      text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+  if (!str)
+    throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(str);
+}
 
 py::dict toPython(const CompileOutcome &outcome) {
   py::list modules;
   for (const ModuleOutcome &module : outcome.modules) {
     py::dict item;
-    item["entry"] = py::str(module.entry);
+    item["entry"] = toText(module.entry);
     item["binary"] = module.binary ? py::object(py::bytes(*module.binary))
                                    : py::object(py::none());
     modules.append(std::move(item));
   }
   py::dict result;
   result["success"] = outcome.success;
-  result["diagnostics"] = py::str(outcome.diagnostics);
+  result["diagnostics"] = toText(outcome.diagnostics);
   result["modules"] = std::move(modules);
   return result;
 }
@@ -403,15 +494,14 @@ PYBIND11_MODULE(_xpu_codegen, m) {
       "compile_spirv",
       [](const std::vector<std::pair<std::string, py::bytes>> &inputs,
          std::string arch, std::string grfMode, std::string backend,
-         int64_t spillThreshold, std::string autoStrategy,
-         std::string cacheDir, unsigned jobs) {
+         int64_t spillThreshold, std::string autoStrategy, std::string cacheDir,
+         unsigned jobs) {
         std::vector<SPIRVInput> copies;
         for (const auto &[name, bytes] : inputs)
           copies.emplace_back(name, std::string(bytes));
-        CompileOptions options =
-            makeOptions(std::move(arch), std::move(grfMode),
-                        std::move(backend), spillThreshold,
-                        std::move(autoStrategy), std::move(cacheDir), jobs);
+        CompileOptions options = makeOptions(
+            std::move(arch), std::move(grfMode), std::move(backend),
+            spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
         CompileOutcome outcome;
         {
           py::gil_scoped_release release;
@@ -430,14 +520,13 @@ PYBIND11_MODULE(_xpu_codegen, m) {
          std::string grfMode, std::string backend, int64_t spillThreshold,
          std::string autoStrategy, std::string cacheDir, unsigned jobs) {
         std::string source(text);
-        CompileOptions options =
-            makeOptions(std::move(arch), std::move(grfMode),
-                        std::move(backend), spillThreshold,
-                        std::move(autoStrategy), std::move(cacheDir), jobs);
+        CompileOptions options = makeOptions(
+            std::move(arch), std::move(grfMode), std::move(backend),
+            spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
         CompileOutcome outcome;
         {
           py::gil_scoped_release release;
-          outcome = compileMLIR(source, bufferName, options);
+          outcome = compileMLIROnLargeStack(source, bufferName, options);
         }
         return toPython(outcome);
       },
@@ -457,13 +546,13 @@ PYBIND11_MODULE(_xpu_codegen, m) {
         }
         py::dict result;
         if (!*info) {
-          result["error"] = py::str(llvm::toString(info->takeError()));
+          result["error"] = toText(llvm::toString(info->takeError()));
           return result;
         }
         py::list kernels;
         for (const ZebinKernel &kernel : (*info)->kernels) {
           py::dict item;
-          item["name"] = kernel.name;
+          item["name"] = toText(kernel.name);
           item["grf_count"] = kernel.grfCount;
           item["simd"] = kernel.simd;
           item["scratch_size"] = kernel.scratchSize;
@@ -475,7 +564,7 @@ PYBIND11_MODULE(_xpu_codegen, m) {
           kernels.append(std::move(item));
         }
         result["error"] = py::none();
-        result["ze_info_version"] = (*info)->zeInfoVersion;
+        result["ze_info_version"] = toText((*info)->zeInfoVersion);
         result["kernels"] = std::move(kernels);
         return result;
       },

@@ -22,6 +22,16 @@ BUILD_BIN = Path(xpu_codegen.__file__).resolve().parents[2] / "bin"
 ELF_MAGIC = b"\x7fELF"
 
 
+def subprocess_env():
+    """The environment for child interpreters: this package first on the
+    path, absolute, so a child in another directory imports the same one."""
+    env = dict(os.environ)
+    packages = str(Path(xpu_codegen.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (packages, env.get("PYTHONPATH")) if p)
+    return env
+
+
 def spirv(name):
     """Bytes of one of the real test kernels (see Inputs/README.md)."""
     return (INPUTS / f"{name}.spv").read_bytes()
@@ -32,7 +42,7 @@ def run_cli(*args, cwd=None):
     return subprocess.run(
         [sys.executable, "-m", "xpu_codegen", *map(str, args)],
         cwd=cwd, capture_output=True, text=True, timeout=600,
-        env=dict(os.environ))
+        env=subprocess_env())
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from conftest import REPO
+from conftest import REPO, subprocess_env
 
 DOC = REPO / "docs" / "Python.md"
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
@@ -72,7 +72,7 @@ def test_console_examples(repo_like, command, expected):
     argv = shlex.split(command)
     assert argv[:3] == ["python3", "-m", "xpu_codegen"], command
     result = subprocess.run([sys.executable] + argv[1:], capture_output=True,
-                            text=True, timeout=600, env=dict(os.environ))
+                            text=True, timeout=600, env=subprocess_env())
     assert result.returncode == 0, result.stderr
     checker = doctest.OutputChecker()
     assert checker.check_output(expected + "\n", result.stdout, FLAGS), (
