@@ -52,6 +52,12 @@ from ._api import (  # noqa: E402
     write_report,
 )
 
+# Public names print as xpu_codegen.X (in tracebacks and reprs).
+for _cls in (Attempt, CompileError, CompileWarning, Kernel, Module, ZebinInfo,
+             ZebinKernel):
+    _cls.__module__ = __name__
+del _cls
+
 __all__ = [
     "AUTO_STRATEGIES",
     "BACKENDS",
