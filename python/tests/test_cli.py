@@ -150,7 +150,8 @@ def test_progress_only_on_a_terminal():
 
 def test_progress_label_counts_kernels():
     data = (INPUTS / "nospill.spv").read_bytes()
-    assert _cli._progress_label("nospill.spv", data) == "nospill.spv (1 kernel)"
+    assert _cli._progress_label("nospill.spv", data) == (
+        "nospill.spv (1 kernel)")
     text = (EXAMPLES / "mixed_modes.mlir").read_bytes()
     assert _cli._progress_label("m.mlir", text) == (
         "m.mlir (2 kernels in 1 module)")

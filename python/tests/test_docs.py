@@ -8,7 +8,6 @@ repository's, as if from the repository root.
 """
 
 import doctest
-import os
 import re
 import shlex
 import subprocess

@@ -1,6 +1,5 @@
 """Bad input of every kind is an exception, never a dead interpreter."""
 
-import os
 import random
 import re
 import subprocess
@@ -44,7 +43,8 @@ def test_bad_mlir_file_names_the_file(tmp_path):
 
 
 def test_verifier_error_is_located():
-    text = 'module {\n  gpu.module @m attributes {xpu.grf_mode = 3 : i32} {}\n}\n'
+    text = ("module {\n"
+            "  gpu.module @m attributes {xpu.grf_mode = 3 : i32} {}\n}\n")
     with pytest.raises(xpu_codegen.CompileError) as info:
         xpu_codegen.compile(text, cache_dir="none")
     assert LOCATED.search(str(info.value)), str(info.value)

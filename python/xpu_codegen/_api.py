@@ -198,7 +198,8 @@ def _check_int(name: str, value, maximum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
     if not 0 <= value <= maximum:
-        raise ValueError(f"{name} must be between 0 and {maximum}, got {value}")
+        raise ValueError(
+            f"{name} must be between 0 and {maximum}, got {value}")
     return value
 
 
@@ -216,8 +217,8 @@ def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
             raise ValueError("cache_dir must not be empty (use None for the "
                              "default location, 'none' to disable)")
     else:
-        raise TypeError(
-            f"cache_dir must be a path or None, got {type(cache_dir).__name__}")
+        raise TypeError("cache_dir must be a path or None, got "
+                        f"{type(cache_dir).__name__}")
     for value, name in ((arch, "arch"), (cache_dir, "cache_dir")):
         if "\0" in value:
             raise ValueError(f"{name} must not contain NUL characters")

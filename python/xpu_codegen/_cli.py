@@ -232,12 +232,12 @@ def _parser():
 
     compile_ = commands.add_parser(
         "compile", help="compile a .mlir or .spv file to native code",
-        description="Compile INPUT (MLIR text: the whole xpu-codegen-pipeline; "
-                    "SPIR-V: native code generation only) and print a table "
-                    "per kernel. One module: OUT is the zebin (or a directory "
-                    "to put <module>.zebin in); several: OUT is a directory "
-                    "of <module>.zebin. Without -o, <module>.zebin files go "
-                    "to the current directory.")
+        description="Compile INPUT (MLIR text: the whole "
+                    "xpu-codegen-pipeline; SPIR-V: native code generation "
+                    "only) and print a table per kernel. One module: OUT is "
+                    "the zebin (or a directory to put <module>.zebin in); "
+                    "several: OUT is a directory of <module>.zebin. Without "
+                    "-o, <module>.zebin files go to the current directory.")
     compile_.add_argument("input", metavar="INPUT",
                           help="a .mlir or .spv file")
     compile_.add_argument("--arch", default="pvc",
