@@ -11,7 +11,12 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Target/LLVM/ModuleToObject.h"
 #include "mlir/Target/SPIRV/Serialization.h"
-#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
@@ -31,6 +36,7 @@ public:
   LLVMToSPIRVSerializer(gpu::GPUModuleOp module, int optLevel)
       : ModuleToObject(*module, "spirv64-unknown-unknown", /*chip=*/"",
                        /*features=*/"", optLevel) {
+    // The optimizer asks for the target machine before emission.
     static llvm::once_flag initializeBackendOnce;
     llvm::call_once(initializeBackendOnce, [] {
       LLVMInitializeSPIRVTargetInfo();
@@ -41,26 +47,73 @@ public:
   }
 
 protected:
+  /// Emits SPIR-V with LLVM's `llc` in a child process. LLVM 22's SPIR-V
+  /// backend keeps module analysis state in a static
+  /// (llvm/llvm-project#160613): a second module emitted in the same process
+  /// can reuse stale ids and come out invalid ("Id 2 is defined more than
+  /// once"). A child per module is immune, and a backend crash cannot take
+  /// the host down either.
   FailureOr<SmallVector<char, 0>>
   moduleToObject(llvm::Module &llvmModule) override {
     LLVM_DEBUG(llvm::dbgs() << "LLVM IR for " << getModule().getName() << ":\n"
                             << llvmModule << "\n");
-    FailureOr<llvm::TargetMachine *> targetMachine = getOrCreateTargetMachine();
-    if (failed(targetMachine))
+    llvm::ErrorOr<std::string> llc = findLLC();
+    if (!llc)
       return getModule().emitError()
-             << "xpu-emit-spirv: LLVM has no SPIR-V target machine for '"
-             << triple << "'";
+             << "xpu-emit-spirv: cannot find LLVM's llc (set XPU_CODEGEN_LLC)";
 
-    SmallVector<char, 0> spirv;
-    llvm::raw_svector_ostream stream(spirv);
-    llvm::legacy::PassManager codegen;
-    if ((*targetMachine)
-            ->addPassesToEmitFile(codegen, stream, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile))
+    llvm::SmallString<128> bitcodePath, spirvPath, logPath;
+    for (auto [path, suffix] :
+         {std::pair(&bitcodePath, "bc"), std::pair(&spirvPath, "spv"),
+          std::pair(&logPath, "log")})
+      if (std::error_code error = llvm::sys::fs::createTemporaryFile(
+              "xpu-emit-spirv", suffix, *path))
+        return getModule().emitError()
+               << "xpu-emit-spirv: cannot create a temporary file: "
+               << error.message();
+    llvm::FileRemover removeBitcode(bitcodePath), removeSPIRV(spirvPath),
+        removeLog(logPath);
+    {
+      std::error_code error;
+      llvm::raw_fd_ostream bitcode(bitcodePath, error);
+      if (error)
+        return getModule().emitError()
+               << "xpu-emit-spirv: cannot write bitcode: " << error.message();
+      llvm::WriteBitcodeToFile(llvmModule, bitcode);
+    }
+
+    std::string optimization = "-O" + std::to_string(std::clamp(optLevel, 0, 3));
+    llvm::SmallVector<llvm::StringRef> args = {
+        *llc, "-mtriple=spirv64-unknown-unknown", optimization,
+        "-filetype=obj", bitcodePath, "-o", spirvPath};
+    std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath,
+                                                  logPath};
+    LLVM_DEBUG(llvm::interleave(args, llvm::dbgs(), " "));
+    std::string message;
+    int rc = llvm::sys::ExecuteAndWait(*llc, args, std::nullopt, redirects,
+                                       /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                       &message);
+    if (rc != 0) {
+      auto log = llvm::MemoryBuffer::getFile(logPath);
       return getModule().emitError()
-             << "xpu-emit-spirv: LLVM's SPIR-V backend cannot emit objects";
-    codegen.run(llvmModule);
-    return spirv;
+             << "xpu-emit-spirv: LLVM's SPIR-V backend failed (" << rc
+             << (message.empty() ? "" : ": ") << message << ")"
+             << (log ? ":\n" + (*log)->getBuffer().str() : std::string());
+    }
+    auto spirv = llvm::MemoryBuffer::getFile(spirvPath);
+    if (!spirv)
+      return getModule().emitError()
+             << "xpu-emit-spirv: cannot read the SPIR-V: "
+             << spirv.getError().message();
+    llvm::StringRef bytes = (*spirv)->getBuffer();
+    return SmallVector<char, 0>(bytes.begin(), bytes.end());
+  }
+
+  static llvm::ErrorOr<std::string> findLLC() {
+    if (std::optional<std::string> path =
+            llvm::sys::Process::GetEnv("XPU_CODEGEN_LLC"))
+      return *path;
+    return llvm::sys::findProgramByName("llc", {XPU_LLVM_TOOLS_DIR});
   }
 
 private:
