@@ -159,3 +159,32 @@ def test_no_warning_when_nothing_spills(no_cache):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         xpu_codegen.compile(spirv("nospill"), grf_mode="small", **no_cache)
+
+
+def test_cache_dir_is_passed_through(tmp_path):
+    cache = tmp_path / "cache"
+    [first] = xpu_codegen.compile(spirv("spill_small_only"), cache_dir=cache,
+                                  jobs=2)
+    [second] = xpu_codegen.compile(spirv("spill_small_only"),
+                                   cache_dir=str(cache), jobs=2)
+    assert first.cache == "miss"
+    assert second.cache == "hit"
+    assert second.binary == first.binary
+    assert [a.spill_size for a in second.attempts] == [9600, 0]
+    assert any(cache.iterdir())
+
+
+def test_concurrent_calls_from_threads(no_cache):
+    """The GIL is released while compiling; calls may overlap."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    text = (EXAMPLES / "mixed_modes.mlir").read_text()
+    data = spirv("spill_small_only")
+
+    def job(index):
+        source = data if index % 2 else text
+        return [m.grf_mode for m in xpu_codegen.compile(source, **no_cache)]
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(job, range(8)))
+    assert results == [["small", "large"], ["large"]] * 4
