@@ -19,6 +19,7 @@ config.substitutions.append(
     ("%xpu_plugin", os.path.join(config.xpu_lib_dir, "XPUCodegenPlugin.so"))
 )
 config.substitutions.append(("%xpu_src_root", config.xpu_src_root))
+config.substitutions.append(("%xpu_obj_root", config.xpu_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 # Real SPIR-V kernels with known spill behaviour (see their README.md).
 config.substitutions.append(
