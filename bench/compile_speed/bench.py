@@ -86,10 +86,10 @@ def emit_one(xpu_opt, out, name, n, width, ty):
 
 
 def generate_spirv(xpu_opt, out, configs, count):
-    """One .spv per kernel, each module lowered by its own xpu-opt: in one
-    process, xpu-emit-spirv emits invalid SPIR-V ("Id 2 is defined more than
-    once") for the second and later modules of a file. Kernels that still
-    fail are dropped (and listed)."""
+    """One .spv per kernel, each module lowered by its own xpu-opt (written
+    while xpu-emit-spirv still ran LLVM's SPIR-V backend in-process, which
+    corrupted later modules: llvm#160613). Kernels that fail are dropped
+    (and listed)."""
     os.makedirs(os.path.join(out, "mlir"), exist_ok=True)
     spv_dir = os.path.join(out, "spv")
     os.makedirs(spv_dir, exist_ok=True)
