@@ -111,3 +111,9 @@ sys.exit(1)
 
 if _has_level_zero_device():
     config.available_features.add("level-zero-device")
+
+# The style check needs clang-format and a git checkout.
+import shutil
+if shutil.which("clang-format") and os.path.isdir(
+        os.path.join(config.xpu_src_root, ".git")):
+    config.available_features.add("clang-format")

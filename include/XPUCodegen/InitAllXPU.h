@@ -1,4 +1,5 @@
-//===- InitAllXPU.h - Register everything XPUCodegen provides ----*- C++ -*-===//
+//===- InitAllXPU.h - Register everything XPUCodegen provides ----*- C++
+//-*-===//
 //
 // Part of the XPUCodegen project.
 //

@@ -11,8 +11,8 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Compiler.h"
 
-extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
-    mlir::DialectPluginLibraryInfo
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT mlir::DialectPluginLibraryInfo
     mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "XPUCodegen", LLVM_VERSION_STRING,
           [](mlir::DialectRegistry *registry) {
@@ -20,8 +20,8 @@ extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
           }};
 }
 
-extern "C" LLVM_ATTRIBUTE_WEAK LLVM_ATTRIBUTE_VISIBILITY_DEFAULT
-    mlir::PassPluginLibraryInfo
+extern "C" LLVM_ATTRIBUTE_WEAK
+    LLVM_ATTRIBUTE_VISIBILITY_DEFAULT mlir::PassPluginLibraryInfo
     mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "XPUCodegen", LLVM_VERSION_STRING,
           []() { mlir::xpu::registerAllXPUPasses(); }};

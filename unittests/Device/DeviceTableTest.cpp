@@ -49,7 +49,8 @@ TEST(DeviceTable, RejectsUnknownNames) {
 TEST(DeviceTable, ListsEveryNameForDiagnostics) {
   std::string names = getValidDeviceNames();
   for (const DeviceInfo &device : getDevices())
-    EXPECT_NE(names.find(device.name.str()), std::string::npos) << device.name.str();
+    EXPECT_NE(names.find(device.name.str()), std::string::npos)
+        << device.name.str();
   EXPECT_NE(names.find("dg2-g10"), std::string::npos);
   // Sorted: acm-g10 precedes pvc.
   EXPECT_LT(names.find("acm-g10"), names.find("pvc"));

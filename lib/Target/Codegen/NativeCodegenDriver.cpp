@@ -158,8 +158,8 @@ static std::string getBuildKey(const PreparedModule &module,
   llvm::SHA256 hash;
   for (llvm::StringRef part :
        {llvm::StringRef(kFormatVersion), llvm::StringRef(module.spirvDigest),
-        llvm::StringRef(module.device->name), buildFlags,
-        module.backend.name, llvm::StringRef(module.compilerIdentity)}) {
+        llvm::StringRef(module.device->name), buildFlags, module.backend.name,
+        llvm::StringRef(module.compilerIdentity)}) {
     hash.update(part);
     hash.update(llvm::ArrayRef<uint8_t>{0});
   }
@@ -214,8 +214,8 @@ prepare(const ModuleCompileRequest &request,
   module.compilerIdentity = *identity;
 
   module.spirvDigest = llvm::toHex(
-      llvm::SHA256::hash(llvm::arrayRefFromStringRef(llvm::StringRef(
-          request.spirv.data(), request.spirv.size()))),
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef(
+          llvm::StringRef(request.spirv.data(), request.spirv.size()))),
       /*LowerCase=*/true);
   return module;
 }

@@ -18,7 +18,8 @@ using namespace mlir::xpu;
 /// integers print exactly in JSON.
 static int64_t roundMs(double ms) { return std::llround(ms); }
 
-llvm::json::Object mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
+llvm::json::Object
+mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
   const BuildAttempt &chosen = result.decision.getChosen();
 
   llvm::json::Array attempts;

@@ -33,8 +33,7 @@ GRFPolicy mlir::xpu::getGRFPolicy(Operation *op, TargetAttr target) {
   return toPolicy(target.getGrfMode());
 }
 
-ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op,
-                                                  StringRef name,
+ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op, StringRef name,
                                                   TargetAttr target,
                                                   ArrayRef<char> spirv,
                                                   StringRef extraFlags) {
@@ -92,7 +91,8 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
         builder.getDictionaryAttr({
             builder.getNamedAttr("grf_count",
                                  builder.getI64IntegerAttr(kernel.grfCount)),
-            builder.getNamedAttr("simd", builder.getI64IntegerAttr(kernel.simd)),
+            builder.getNamedAttr("simd",
+                                 builder.getI64IntegerAttr(kernel.simd)),
             builder.getNamedAttr("spill_size",
                                  builder.getI64IntegerAttr(kernel.spillSize)),
             builder.getNamedAttr("private_size",
@@ -104,8 +104,8 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
   SmallVector<Attribute> attempts;
   for (const BuildAttempt &attempt : result.decision.attempts)
     attempts.push_back(builder.getDictionaryAttr({
-        builder.getNamedAttr("grf_mode", builder.getStringAttr(
-                                             stringifyBuildGRF(attempt.mode))),
+        builder.getNamedAttr(
+            "grf_mode", builder.getStringAttr(stringifyBuildGRF(attempt.mode))),
         builder.getNamedAttr("build_flags",
                              builder.getStringAttr(attempt.buildFlags)),
         builder.getNamedAttr("spill_size",

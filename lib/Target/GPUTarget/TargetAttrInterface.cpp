@@ -94,9 +94,9 @@ public:
         (*driver)->compile(request);
     llvm::Expected<ModuleCompileResult> &result = results.front();
     if (!result) {
-      gpuModule.emitError() << "native code generation for arch '"
-                            << target.getArch()
-                            << "' failed: " << llvm::toString(result.takeError());
+      gpuModule.emitError()
+          << "native code generation for arch '" << target.getArch()
+          << "' failed: " << llvm::toString(result.takeError());
       return std::nullopt;
     }
     getPendingProperties().put(

@@ -12,12 +12,12 @@
 #include "mlir/Target/LLVM/ModuleToObject.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Debug.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -82,10 +82,13 @@ protected:
       llvm::WriteBitcodeToFile(llvmModule, bitcode);
     }
 
-    std::string optimization = "-O" + std::to_string(std::clamp(optLevel, 0, 3));
+    std::string optimization =
+        "-O" + std::to_string(std::clamp(optLevel, 0, 3));
     llvm::SmallVector<llvm::StringRef> args = {
-        *llc, "-mtriple=spirv64-unknown-unknown", optimization,
-        "-filetype=obj", bitcodePath, "-o", spirvPath};
+        *llc,         "-mtriple=spirv64-unknown-unknown",
+        optimization, "-filetype=obj",
+        bitcodePath,  "-o",
+        spirvPath};
     std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath,
                                                   logPath};
     LLVM_DEBUG(llvm::interleave(args, llvm::dbgs(), " "));

@@ -1,4 +1,5 @@
-//===- TargetAttrInterface.h - #xpu.target as a GPU target -------*- C++ -*-===//
+//===- TargetAttrInterface.h - #xpu.target as a GPU target -------*- C++
+//-*-===//
 //
 // Part of the XPUCodegen project.
 //

@@ -58,10 +58,10 @@ LogicalResult SpillAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult
-PressureAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                     int64_t liveBytes, int64_t simd, int64_t smallBudget,
-                     GRFPrediction prediction) {
+LogicalResult PressureAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   int64_t liveBytes, int64_t simd,
+                                   int64_t smallBudget,
+                                   GRFPrediction prediction) {
   if (liveBytes < 0)
     return emitError() << "live_bytes must be >= 0, got " << liveBytes;
   if (!llvm::is_contained({1, 8, 16, 32}, simd))

@@ -56,9 +56,9 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
   if (name == kDeviceArchAttrName) {
     auto arch = dyn_cast<StringAttr>(attr.getValue());
     if (!arch)
-      return op->emitOpError() << "'" << name
-                               << "' must be a string naming a device, got "
-                               << attr.getValue();
+      return op->emitOpError()
+             << "'" << name << "' must be a string naming a device, got "
+             << attr.getValue();
     if (!lookupDevice(arch.getValue()))
       return op->emitOpError()
              << "'" << name << "' names unknown device '" << arch.getValue()
@@ -67,16 +67,16 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
   }
   if (name == kPressureAttrName) {
     if (!isa<PressureAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << name
-                               << "' must be a #xpu.pressure attribute, got "
-                               << attr.getValue();
+      return op->emitOpError()
+             << "'" << name << "' must be a #xpu.pressure attribute, got "
+             << attr.getValue();
     return success();
   }
   if (name == kAutoPlanAttrName) {
     if (!isa<AutoPlanAttr>(attr.getValue()))
-      return op->emitOpError() << "'" << name
-                               << "' must be a #xpu.auto_plan attribute, got "
-                               << attr.getValue();
+      return op->emitOpError()
+             << "'" << name << "' must be a #xpu.auto_plan attribute, got "
+             << attr.getValue();
     // The plan says how to resolve `auto`: it means nothing on a kernel.
     if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
       return op->emitOpError()
@@ -84,8 +84,8 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
     return success();
   }
   if (!isa<SpillAttr>(attr.getValue()))
-    return op->emitOpError() << "'" << name
-                             << "' must be a #xpu.spill attribute, got "
-                             << attr.getValue();
+    return op->emitOpError()
+           << "'" << name << "' must be a #xpu.spill attribute, got "
+           << attr.getValue();
   return success();
 }

@@ -26,9 +26,8 @@ struct AttachTargetPass
     llvm::Regex matcher(moduleMatcher);
     std::string regexError;
     if (!moduleMatcher.empty() && !matcher.isValid(regexError)) {
-      getOperation().emitError()
-          << "xpu-attach-target: invalid module regex '" << moduleMatcher
-          << "': " << regexError;
+      getOperation().emitError() << "xpu-attach-target: invalid module regex '"
+                                 << moduleMatcher << "': " << regexError;
       return signalPassFailure();
     }
 
@@ -36,7 +35,9 @@ struct AttachTargetPass
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
       if (!moduleMatcher.empty() && !matcher.match(module.getName()))
         continue;
-      auto emitError = [&] { return module.emitError() << "xpu-attach-target: "; };
+      auto emitError = [&] {
+        return module.emitError() << "xpu-attach-target: ";
+      };
       TargetAttr target =
           TargetAttr::getChecked(emitError, context, StringRef(arch),
                                  grfMode.getValue(), StringRef(flags));

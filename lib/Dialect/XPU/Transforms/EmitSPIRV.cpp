@@ -30,8 +30,8 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
 
   void runOnOperation() override {
     bool failed = false;
-    for (auto module : llvm::make_early_inc_range(
-             getOperation().getOps<gpu::GPUModuleOp>()))
+    for (auto module :
+         llvm::make_early_inc_range(getOperation().getOps<gpu::GPUModuleOp>()))
       failed |= mlir::failed(emitModule(module));
     if (failed)
       signalPassFailure();
@@ -52,8 +52,8 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
       return failure();
 
     MLIRContext *context = &getContext();
-    auto payload = StringAttr::get(context, StringRef(spirv->data(),
-                                                      spirv->size()));
+    auto payload =
+        StringAttr::get(context, StringRef(spirv->data(), spirv->size()));
     SmallVector<Attribute> objects;
     for (Attribute target : targets)
       objects.push_back(gpu::ObjectAttr::get(

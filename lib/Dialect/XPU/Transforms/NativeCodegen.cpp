@@ -99,8 +99,8 @@ struct NativeCodegenPass
         std::string message = llvm::toString(result.takeError());
         // Located at the binary, without printing it: its payload is huge.
         mlir::emitError(slot.binary.getLoc())
-            << "xpu-native-codegen: module '" << request.name
-            << "' for arch '" << request.arch << "' failed: " << message;
+            << "xpu-native-codegen: module '" << request.name << "' for arch '"
+            << request.arch << "' failed: " << message;
         reportEntries.push_back(
             getReportErrorEntry(request.name, request.arch, message));
         anyFailed = true;
@@ -161,8 +161,8 @@ struct NativeCodegenPass
           mlir::emitError(binary.getLoc())
               << "xpu-native-codegen: " << message << " (arch '"
               << target.getArch() << "')";
-          errors.push_back(getReportErrorEntry(binary.getName(),
-                                               target.getArch(), message));
+          errors.push_back(
+              getReportErrorEntry(binary.getName(), target.getArch(), message));
           failed = true;
           continue;
         }
@@ -185,16 +185,16 @@ struct NativeCodegenPass
           << chosen.spillSize << " bytes spilled, backend " << result.backend
           << "): " << decision.reason;
     // A forced mode that spills is worth a warning: the user chose it.
-    bool forced = decision.attempts.size() == 1 &&
-                  (chosen.mode == BuildGRF::Small ||
-                   chosen.mode == BuildGRF::Large) &&
-                  getGRFPolicy(slot.binary, slot.target) != GRFPolicy::Auto;
+    bool forced =
+        decision.attempts.size() == 1 &&
+        (chosen.mode == BuildGRF::Small || chosen.mode == BuildGRF::Large) &&
+        getGRFPolicy(slot.binary, slot.target) != GRFPolicy::Auto;
     if (forced && chosen.spillSize > 0)
       for (const KernelMeasurement &kernel : chosen.kernels)
         if (kernel.spillSize > 0)
           mlir::emitWarning(slot.binary.getLoc())
-              << "xpu-native-codegen: kernel '" << kernel.name
-              << "' spills " << kernel.spillSize << " bytes per thread in "
+              << "xpu-native-codegen: kernel '" << kernel.name << "' spills "
+              << kernel.spillSize << " bytes per thread in "
               << stringifyBuildGRF(chosen.mode) << " GRF mode on "
               << result.arch;
   }

@@ -1,4 +1,5 @@
-//===- XPUAttrs.h - XPU attributes -------------------------------*- C++ -*-===//
+//===- XPUAttrs.h - XPU attributes -------------------------------*- C++
+//-*-===//
 //
 // Part of the XPUCodegen project.
 //

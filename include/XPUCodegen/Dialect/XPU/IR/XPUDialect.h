@@ -1,4 +1,5 @@
-//===- XPUDialect.h - XPU dialect --------------------------------*- C++ -*-===//
+//===- XPUDialect.h - XPU dialect --------------------------------*- C++
+//-*-===//
 //
 // Part of the XPUCodegen project.
 //

@@ -1,4 +1,5 @@
-//===- Passes.h - XPU passes -------------------------------------*- C++ -*-===//
+//===- Passes.h - XPU passes -------------------------------------*- C++
+//-*-===//
 //
 // Part of the XPUCodegen project.
 //
@@ -62,11 +63,11 @@ struct CodegenPipelineOptions
   PassOptions::Option<unsigned> jobs{
       *this, "jobs", llvm::cl::desc("Parallel compiler workers"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> report{
-      *this, "report", llvm::cl::desc("JSON report path")};
-  PassOptions::Option<bool> remarks{
-      *this, "remarks", llvm::cl::desc("Explain each GRF decision"),
-      llvm::cl::init(false)};
+  PassOptions::Option<std::string> report{*this, "report",
+                                          llvm::cl::desc("JSON report path")};
+  PassOptions::Option<bool> remarks{*this, "remarks",
+                                    llvm::cl::desc("Explain each GRF decision"),
+                                    llvm::cl::init(false)};
   PassOptions::Option<bool> predict{
       *this, "predict",
       llvm::cl::desc("auto: resolve early from a register-pressure estimate "
