@@ -406,3 +406,25 @@ TEST(WorkerPoolDiscovery, BrokenWorkerIsAStartupError) {
 }
 
 } // namespace
+
+TEST_F(WorkerPoolTest, SharedPoolsHonourEachCallersLimits) {
+  WorkerLimits generous{/*memoryMiB=*/4096, /*timeoutMs=*/300000};
+  WorkerLimits strict{/*memoryMiB=*/4096, /*timeoutMs=*/1};
+  Expected<WorkerPool &> first = WorkerPool::getShared(1, generous);
+  ASSERT_TRUE(bool(first)) << toString(first.takeError());
+  Expected<WorkerPool &> again = WorkerPool::getShared(1, generous);
+  ASSERT_TRUE(bool(again)) << toString(again.takeError());
+  EXPECT_EQ(&*first, &*again);
+
+  // Different limits: a different pool, whose jobs really run under them.
+  Expected<WorkerPool &> other = WorkerPool::getShared(1, strict);
+  ASSERT_TRUE(bool(other)) << toString(other.takeError());
+  EXPECT_NE(&*first, &*other);
+  Expected<WorkerResponse> timedOut = other->run(request("spill.spv"));
+  ASSERT_FALSE(bool(timedOut));
+  EXPECT_NE(toString(timedOut.takeError()).find("time limit"),
+            std::string::npos);
+  Expected<WorkerResponse> fine = first->run(request("add.spv"));
+  ASSERT_TRUE(bool(fine)) << toString(fine.takeError());
+  EXPECT_TRUE(fine->succeeded);
+}

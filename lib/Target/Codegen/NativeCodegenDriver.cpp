@@ -361,7 +361,9 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     results[index] = std::move(result);
   };
 
-  unsigned threads = impl->pool->getMaxWorkers();
+  // The shared pool may have grown for an earlier caller: `jobs` still
+  // bounds this batch.
+  unsigned threads = options.jobs ? options.jobs : impl->pool->getMaxWorkers();
   if (threads <= 1 || requests.size() <= 1) {
     for (size_t i = 0, e = requests.size(); i < e; ++i)
       compileOne(i);

@@ -34,6 +34,7 @@
 #include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <poll.h>
@@ -759,21 +760,27 @@ WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
 
 Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
                                              WorkerLimits limits) {
+  // One shared pool per set of limits, so that a caller's limits are always
+  // the ones its jobs run under.
   static std::mutex sharedMutex;
-  static std::unique_ptr<WorkerPool> shared;
+  static std::map<std::pair<uint64_t, uint64_t>, std::unique_ptr<WorkerPool>>
+      shared;
   std::lock_guard<std::mutex> lock(sharedMutex);
-  if (!shared) {
-    Expected<std::unique_ptr<WorkerPool>> pool = create(maxWorkers, limits, "");
-    if (!pool)
-      return pool.takeError();
-    shared = std::move(*pool);
+  std::unique_ptr<WorkerPool> &pool =
+      shared[{limits.memoryMiB, limits.timeoutMs}];
+  if (!pool) {
+    Expected<std::unique_ptr<WorkerPool>> created =
+        create(maxWorkers, limits, "");
+    if (!created)
+      return created.takeError();
+    pool = std::move(*created);
   } else {
     unsigned wanted = maxWorkers
                           ? maxWorkers
                           : llvm::hardware_concurrency().compute_thread_count();
-    static_cast<WorkerPoolImpl &>(*shared).growTo(wanted);
+    static_cast<WorkerPoolImpl &>(*pool).growTo(wanted);
   }
-  return *shared;
+  return *pool;
 }
 
 } // namespace mlir::xpu
