@@ -220,9 +220,34 @@ TEST(GRFPredictionTest, PlanIsIgnoredOutsideMeasuredAuto) {
   }
 }
 
+TEST(GRFPredictionTest, UnverifiedLargeTrustsASpillingLargeBuild) {
+  FakeCompiler compiler;
+  compiler.smallSpill = 1000;
+  compiler.largeSpill = 2000;
+  Expected<GRFDecision> d = decide(compiler, BuildPlan::PredictLargeUnverified);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  // One build, even though small would have spilled less: the trade-off the
+  // option makes.
+  EXPECT_EQ(compiler.built, (std::vector<BuildGRF>{BuildGRF::Large}));
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
+  EXPECT_EQ(d->source, "predicted");
+  EXPECT_EQ(d->reason, "predicted large; large spilled 2000 bytes, kept "
+                       "without a small build (verify-predicted-large off)");
+
+  // Without a spill it is the same as the verified plan.
+  FakeCompiler clean;
+  d = decide(clean, BuildPlan::PredictLargeUnverified);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(clean.built, (std::vector<BuildGRF>{BuildGRF::Large}));
+  EXPECT_EQ(d->reason, "predicted large; large spilled 0 bytes <= threshold "
+                       "0: kept large, small build skipped");
+}
+
 TEST(GRFPredictionTest, StringifyBuildPlan) {
   EXPECT_EQ(stringifyBuildPlan(BuildPlan::Measure), "measure");
   EXPECT_EQ(stringifyBuildPlan(BuildPlan::PredictSmall), "predict_small");
   EXPECT_EQ(stringifyBuildPlan(BuildPlan::PredictLarge), "predict_large");
+  EXPECT_EQ(stringifyBuildPlan(BuildPlan::PredictLargeUnverified),
+            "predict_large_unverified");
   EXPECT_EQ(stringifyBuildPlan(BuildPlan::Speculate), "speculate");
 }

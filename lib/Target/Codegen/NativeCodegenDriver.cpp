@@ -321,6 +321,8 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     if (module->policy == GRFPolicy::Auto &&
         options.autoStrategy == AutoStrategy::Measure) {
       plan = request.plan;
+      if (plan == BuildPlan::PredictLarge && !options.verifyPredictedLarge)
+        plan = BuildPlan::PredictLargeUnverified;
       if (plan == BuildPlan::Speculate && impl->pool->getMaxWorkers() < 2) {
         plan = BuildPlan::Measure;
         planNote = "one worker, no speculation; ";

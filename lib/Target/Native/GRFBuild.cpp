@@ -205,6 +205,8 @@ StringRef mlir::xpu::stringifyBuildPlan(BuildPlan plan) {
     return "predict_small";
   case BuildPlan::PredictLarge:
     return "predict_large";
+  case BuildPlan::PredictLargeUnverified:
+    return "predict_large_unverified";
   case BuildPlan::Speculate:
     return "speculate";
   }
@@ -298,10 +300,19 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
     return decision;
   }
 
-  if (plan == BuildPlan::PredictLarge) {
+  if (plan == BuildPlan::PredictLarge ||
+      plan == BuildPlan::PredictLargeUnverified) {
     if (Error err = runBuild(BuildGRF::Large))
       return std::move(err);
     int64_t largeSpill = decision.attempts[0].spillSize;
+    if (plan == BuildPlan::PredictLargeUnverified &&
+        largeSpill > spillThreshold) {
+      decision.source = "predicted";
+      os << "predicted large; large spilled " << largeSpill
+         << " bytes, kept without a small build (verify-predicted-large off)";
+      decision.reason = std::move(reason);
+      return decision;
+    }
     if (largeSpill <= spillThreshold) {
       decision.source = "predicted";
       os << "predicted large; large spilled " << largeSpill

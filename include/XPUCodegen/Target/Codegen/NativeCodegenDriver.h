@@ -47,6 +47,9 @@ struct NativeCodegenOptions {
   /// malformed SPIR-V reaches IGC and only the worker isolation stands
   /// between it and the host.
   bool validateSPIRV = true;
+  /// When a predicted-large build spills, also build small and keep the
+  /// lesser (some kernels spill more in large mode). Off saves that build.
+  bool verifyPredictedLarge = true;
 };
 
 /// A static register-pressure estimate of a module (its highest-pressure

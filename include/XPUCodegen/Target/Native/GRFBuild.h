@@ -158,6 +158,11 @@ enum class BuildPlan : uint8_t {
   /// threshold, build small too and keep large only if it spills strictly
   /// less.
   PredictLarge,
+  /// Predicted large, trusted: build large only, even when it spills. Saves
+  /// the small build where large spills too, at the risk of missing a kernel
+  /// that spills more in large mode (xpu-native-codegen
+  /// verify-predicted-large=false).
+  PredictLargeUnverified,
   /// Uncertain: build small and large concurrently and keep what Measure
   /// would keep.
   Speculate,

@@ -47,6 +47,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.jobs = options.jobs;
   native.report = options.report;
   native.remarks = options.remarks;
+  native.verifyPredictedLarge = options.verifyPredictedLarge;
   pm.addPass(createXPUNativeCodegen(native));
 }
 

@@ -74,6 +74,7 @@ struct NativeCodegenPass
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
     options.validateSPIRV = validateSPIRV;
+    options.verifyPredictedLarge = verifyPredictedLarge;
 
     std::vector<llvm::Expected<ModuleCompileResult>> results;
     if (!requests.empty()) {

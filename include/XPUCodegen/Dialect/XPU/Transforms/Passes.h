@@ -86,6 +86,11 @@ struct CodegenPipelineOptions
       *this, "predict-large-above",
       llvm::cl::desc("Predict large above this % of the small GRF budget"),
       llvm::cl::init(PredictionThresholds::kDefaultLargeAbovePercent)};
+  PassOptions::Option<bool> verifyPredictedLarge{
+      *this, "verify-predicted-large",
+      llvm::cl::desc("When a module predicted large spills in large mode, "
+                     "build small too and keep the lesser"),
+      llvm::cl::init(true)};
 };
 
 /// Adds the whole flow: attach the target, resolve GRF modes, lower

@@ -200,6 +200,11 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     Option<"validateSPIRV", "validate-spirv", "bool", /*default=*/"true",
            "Validate SPIR-V with SPIRV-Tools before compiling it (off: only "
            "the worker isolation protects against malformed SPIR-V)">,
+    Option<"verifyPredictedLarge", "verify-predicted-large", "bool",
+           /*default=*/"true",
+           "When a module predicted large (xpu-select-grf-mode predict=true) "
+           "spills in large mode, build small too and keep the lesser; off "
+           "trusts the prediction and saves that build">,
     Option<"timeoutMs", "timeout-ms", "uint64_t", /*default=*/"300000",
            "Wall-clock limit per compile, in milliseconds (0: none)">,
     Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",
