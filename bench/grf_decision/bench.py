@@ -9,6 +9,8 @@ that spills less, small on a tie. Policies:
 * auto (measured):   this project's auto, predict=false (real run);
 * auto predict:      predict=true (real run);
 * auto predict+spec: predict=true speculative=true (real run);
+* auto predict, unverified: predict=true verify-predicted-large=false (real
+  run: a spilling predicted-large build is kept without a small build);
 * IGC auto:          auto-strategy=igc, one compile; the mode is grf_count;
 * Triton >1000 B, Triton >16 slots, Triton any spill: build small (the
   device default on pvc); rebuild large when the small spill exceeds the
@@ -102,6 +104,8 @@ def main():
             ("auto", "grf-mode=auto"),
             ("predict", "grf-mode=auto predict=true"),
             ("speculative", "grf-mode=auto predict=true speculative=true"),
+            ("unverified",
+             "grf-mode=auto predict=true verify-predicted-large=false"),
             ("igc", "grf-mode=auto auto-strategy=igc"),
         ]:
             print(f"[grf_decision] {tag}: {extra}", file=sys.stderr)
@@ -121,7 +125,7 @@ def main():
                     "best": best_mode(s, l),
                     "small_ms": small["attempts"][0]["compile_ms"],
                     "large_ms": large["attempts"][0]["compile_ms"]})
-        for tag in ("auto", "predict", "speculative", "igc"):
+        for tag in ("auto", "predict", "speculative", "unverified", "igc"):
             m = runs[tag][0][name]
             row[tag] = {"mode": m["grf_mode"], "compiles": len(m["attempts"]),
                         "source": m.get("decision_source"),
@@ -129,12 +133,6 @@ def main():
             if "pressure" in m:
                 row[tag]["pressure"] = m["pressure"]
                 row[tag]["plan"] = m.get("plan")
-        # Derived: predict=true if a spilling large build were kept without
-        # the confirming small build (what the spec'd safety check costs).
-        p = row["predict"]
-        row["predict_nocheck"] = (
-            {"mode": "large", "compiles": 1} if p.get("plan") == "predict_large"
-            else {"mode": p["mode"], "compiles": p["compiles"]})
         for tag, retry in [("triton_1000B", s > 1000),
                            ("triton_16slots", s / (4 * simd) > 16),
                            ("triton_any", s > 0)]:
@@ -145,8 +143,8 @@ def main():
     policies = [("auto (measured, predict=false)", "auto"),
                 ("auto predict=true", "predict"),
                 ("auto predict=true speculative=true", "speculative"),
-                ("(derived) predict=true, no small check after a spilling "
-                 "predicted-large build", "predict_nocheck"),
+                ("auto predict=true verify-predicted-large=false",
+                 "unverified"),
                 ("IGC auto flag (auto-strategy=igc)", "igc"),
                 ("Triton: large if spill > 1000 B", "triton_1000B"),
                 ("Triton: large if > 16 slots/lane", "triton_16slots"),
