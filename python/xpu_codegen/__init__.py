@@ -58,22 +58,5 @@ for _cls in (Attempt, CompileError, CompileWarning, Kernel, Module, ZebinInfo,
     _cls.__module__ = __name__
 del _cls
 
-__all__ = [
-    "AUTO_STRATEGIES",
-    "BACKENDS",
-    "GRF_MODES",
-    "Attempt",
-    "CompileError",
-    "CompileWarning",
-    "Kernel",
-    "Module",
-    "ZebinInfo",
-    "ZebinKernel",
-    "compile",
-    "compile_file",
-    "is_spirv",
-    "read_zebin",
-    "report",
-    "valid_archs",
-    "write_report",
-]
+# One list of public names: the one _api keeps.
+from ._api import __all__  # noqa: E402,F401
