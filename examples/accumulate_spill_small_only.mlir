@@ -1,6 +1,6 @@
 module attributes {gpu.container_module} {
   gpu.module @spill_small_only {
-    gpu.func @acc8(%in: memref<?xf32>, %out: memref<?xf32>, %iters: index) kernel {
+    gpu.func @acc16(%in: memref<?xf32>, %out: memref<?xf32>, %iters: index) kernel {
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %cw = arith.constant 8 : index
@@ -8,7 +8,7 @@ module attributes {gpu.container_module} {
       %z = vector.broadcast %zero : f32 to vector<8xf32>
       %tid = gpu.global_id x
       %base = arith.muli %tid, %cw : index
-      %r:8 = scf.for %it = %c0 to %iters step %c1 iter_args(%a0 = %z, %a1 = %z, %a2 = %z, %a3 = %z, %a4 = %z, %a5 = %z, %a6 = %z, %a7 = %z) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+      %r:16 = scf.for %it = %c0 to %iters step %c1 iter_args(%a0 = %z, %a1 = %z, %a2 = %z, %a3 = %z, %a4 = %z, %a5 = %z, %a6 = %z, %a7 = %z, %a8 = %z, %a9 = %z, %a10 = %z, %a11 = %z, %a12 = %z, %a13 = %z, %a14 = %z, %a15 = %z) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
         %off = arith.addi %base, %it : index
         %x = vector.load %in[%off] : memref<?xf32>, vector<8xf32>
         %k0 = arith.constant 1.0 : f32
@@ -51,7 +51,47 @@ module attributes {gpu.container_module} {
         %m7 = arith.mulf %x, %s7 : vector<8xf32>
         %n7 = arith.addf %a7, %m7 : vector<8xf32>
         %q7 = math.sqrt %n7 : vector<8xf32>
-        scf.yield %q0, %q1, %q2, %q3, %q4, %q5, %q6, %q7 : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
+        %k8 = arith.constant 9.0 : f32
+        %s8 = vector.broadcast %k8 : f32 to vector<8xf32>
+        %m8 = arith.mulf %x, %s8 : vector<8xf32>
+        %n8 = arith.addf %a8, %m8 : vector<8xf32>
+        %q8 = math.sqrt %n8 : vector<8xf32>
+        %k9 = arith.constant 10.0 : f32
+        %s9 = vector.broadcast %k9 : f32 to vector<8xf32>
+        %m9 = arith.mulf %x, %s9 : vector<8xf32>
+        %n9 = arith.addf %a9, %m9 : vector<8xf32>
+        %q9 = math.sqrt %n9 : vector<8xf32>
+        %k10 = arith.constant 11.0 : f32
+        %s10 = vector.broadcast %k10 : f32 to vector<8xf32>
+        %m10 = arith.mulf %x, %s10 : vector<8xf32>
+        %n10 = arith.addf %a10, %m10 : vector<8xf32>
+        %q10 = math.sqrt %n10 : vector<8xf32>
+        %k11 = arith.constant 12.0 : f32
+        %s11 = vector.broadcast %k11 : f32 to vector<8xf32>
+        %m11 = arith.mulf %x, %s11 : vector<8xf32>
+        %n11 = arith.addf %a11, %m11 : vector<8xf32>
+        %q11 = math.sqrt %n11 : vector<8xf32>
+        %k12 = arith.constant 13.0 : f32
+        %s12 = vector.broadcast %k12 : f32 to vector<8xf32>
+        %m12 = arith.mulf %x, %s12 : vector<8xf32>
+        %n12 = arith.addf %a12, %m12 : vector<8xf32>
+        %q12 = math.sqrt %n12 : vector<8xf32>
+        %k13 = arith.constant 14.0 : f32
+        %s13 = vector.broadcast %k13 : f32 to vector<8xf32>
+        %m13 = arith.mulf %x, %s13 : vector<8xf32>
+        %n13 = arith.addf %a13, %m13 : vector<8xf32>
+        %q13 = math.sqrt %n13 : vector<8xf32>
+        %k14 = arith.constant 15.0 : f32
+        %s14 = vector.broadcast %k14 : f32 to vector<8xf32>
+        %m14 = arith.mulf %x, %s14 : vector<8xf32>
+        %n14 = arith.addf %a14, %m14 : vector<8xf32>
+        %q14 = math.sqrt %n14 : vector<8xf32>
+        %k15 = arith.constant 16.0 : f32
+        %s15 = vector.broadcast %k15 : f32 to vector<8xf32>
+        %m15 = arith.mulf %x, %s15 : vector<8xf32>
+        %n15 = arith.addf %a15, %m15 : vector<8xf32>
+        %q15 = math.sqrt %n15 : vector<8xf32>
+        scf.yield %q0, %q1, %q2, %q3, %q4, %q5, %q6, %q7, %q8, %q9, %q10, %q11, %q12, %q13, %q14, %q15 : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
       }
       %o0 = arith.constant 0 : index
       %p0 = arith.addi %base, %o0 : index
@@ -77,6 +117,30 @@ module attributes {gpu.container_module} {
       %o7 = arith.constant 56 : index
       %p7 = arith.addi %base, %o7 : index
       vector.store %r#7, %out[%p7] : memref<?xf32>, vector<8xf32>
+      %o8 = arith.constant 64 : index
+      %p8 = arith.addi %base, %o8 : index
+      vector.store %r#8, %out[%p8] : memref<?xf32>, vector<8xf32>
+      %o9 = arith.constant 72 : index
+      %p9 = arith.addi %base, %o9 : index
+      vector.store %r#9, %out[%p9] : memref<?xf32>, vector<8xf32>
+      %o10 = arith.constant 80 : index
+      %p10 = arith.addi %base, %o10 : index
+      vector.store %r#10, %out[%p10] : memref<?xf32>, vector<8xf32>
+      %o11 = arith.constant 88 : index
+      %p11 = arith.addi %base, %o11 : index
+      vector.store %r#11, %out[%p11] : memref<?xf32>, vector<8xf32>
+      %o12 = arith.constant 96 : index
+      %p12 = arith.addi %base, %o12 : index
+      vector.store %r#12, %out[%p12] : memref<?xf32>, vector<8xf32>
+      %o13 = arith.constant 104 : index
+      %p13 = arith.addi %base, %o13 : index
+      vector.store %r#13, %out[%p13] : memref<?xf32>, vector<8xf32>
+      %o14 = arith.constant 112 : index
+      %p14 = arith.addi %base, %o14 : index
+      vector.store %r#14, %out[%p14] : memref<?xf32>, vector<8xf32>
+      %o15 = arith.constant 120 : index
+      %p15 = arith.addi %base, %o15 : index
+      vector.store %r#15, %out[%p15] : memref<?xf32>, vector<8xf32>
       gpu.return
     }
   }

@@ -83,10 +83,10 @@ def test_mlir_text_runs_the_pipeline(no_cache):
         "large", 256, 0)
     assert [a.grf_mode for a in module.attempts] == ["small", "large"]
     assert module.attempts[0].spill_size > 0
-    assert [k.name for k in module.kernels] == ["acc8"]
+    assert [k.name for k in module.kernels] == ["acc16"]
     assert module.binary[:4] == ELF_MAGIC
     info = xpu_codegen.read_zebin(module.binary)
-    assert [(k.name, k.grf_count) for k in info.kernels] == [("acc8", 256)]
+    assert [(k.name, k.grf_count) for k in info.kernels] == [("acc16", 256)]
 
 
 def test_mlir_mixed_modes_split_into_modules(no_cache):

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/InitAllXPU.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -23,6 +24,12 @@ int main(int argc, char **argv) {
   mlir::registerAllToLLVMIRTranslations(registry);
   mlir::xpu::registerXPUDialectAndModels(registry);
 
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "XPUCodegen optimizer driver\n", registry));
+  // A module that fails (to lower, emit or compile) is its own error: the
+  // IR of the others is still written, and the exit status says it failed.
+  mlir::xpu::setDeferModuleFailures(true);
+  if (mlir::failed(mlir::MlirOptMain(
+          argc, argv, "XPUCodegen optimizer driver\n", registry)))
+    return EXIT_FAILURE;
+  return mlir::xpu::getNumDeferredModuleFailures() ? EXIT_FAILURE
+                                                   : EXIT_SUCCESS;
 }

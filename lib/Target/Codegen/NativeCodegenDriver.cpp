@@ -35,6 +35,18 @@ llvm::StringRef mlir::xpu::stringifyBackendKind(BackendKind kind) {
   llvm_unreachable("unknown backend kind");
 }
 
+std::optional<uint32_t>
+mlir::xpu::getCommonRequiredSubgroupSize(const ModuleCompileResult &result) {
+  std::optional<uint32_t> common;
+  for (const SPIRVKernelInfo &kernel : result.spirvKernels) {
+    uint32_t size = kernel.subgroupSize.value_or(0);
+    if (common && *common != size)
+      return std::nullopt;
+    common = size;
+  }
+  return common;
+}
+
 llvm::StringRef mlir::xpu::getEffectiveGRFMode(const BuildAttempt &attempt) {
   switch (attempt.mode) {
   case BuildGRF::Small:
@@ -71,6 +83,9 @@ struct PreparedModule {
   std::string compilerIdentity;
   GRFPolicy policy = GRFPolicy::Auto;
   std::string policyNote;
+  /// SPIRV-Tools' rejection, when validation only warns.
+  std::string validation;
+  std::vector<SPIRVKernelInfo> spirvKernels;
 };
 } // namespace
 
@@ -177,12 +192,26 @@ prepare(const ModuleCompileRequest &request,
     return llvm::createStringError(
         llvm::formatv("unknown Intel GPU arch '{0}'; valid archs: {1}",
                       request.arch, getValidDeviceNames()));
-  if (options.validateSPIRV) {
-    if (llvm::Error error = validateSPIRV(request.spirv))
-      return error;
-  } else if (!isSPIRV(request.spirv)) {
+  if (!isSPIRV(request.spirv))
     return llvm::createStringError("not a SPIR-V module");
+  // Structural, whatever the validation mode: IGC reads whole words.
+  if (request.spirv.size() % 4 != 0)
+    return llvm::createStringError(llvm::formatv(
+        "truncated SPIR-V module: {0} bytes is not a whole number of words",
+        request.spirv.size()));
+  if (options.validation != SPIRVValidation::Off) {
+    if (llvm::Error error = validateSPIRV(request.spirv)) {
+      if (options.validation == SPIRVValidation::Strict)
+        return error;
+      module.validation = llvm::toString(std::move(error));
+    }
   }
+  // Best effort: the widths IGC was asked for, for the report. SPIR-V that
+  // does not parse still goes to the isolated worker, which decides.
+  if (llvm::Expected<SPIRVModuleInfo> info = readSPIRVModuleInfo(request.spirv))
+    module.spirvKernels = std::move(info->kernels);
+  else
+    llvm::consumeError(info.takeError());
 
   module.policy = request.policy;
   if (!module.device->supportsLargeGRF) {
@@ -332,7 +361,14 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
         module->policy, options.autoStrategy, options.spillThreshold, plan,
         [&](BuildGRF mode) { return build(index, *module, mode); });
     if (!decision) {
-      results[index] = decision.takeError();
+      // The validator's verdict is the likeliest explanation: keep it.
+      if (!module->validation.empty())
+        results[index] = llvm::createStringError(
+            llvm::toString(decision.takeError()) +
+            "\n(SPIRV-Tools also rejects this SPIR-V: " + module->validation +
+            ")");
+      else
+        results[index] = decision.takeError();
       return;
     }
     if (plan == BuildPlan::Speculate) {
@@ -353,6 +389,8 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     result.backend = module->backend.name.str();
     result.backendReason = module->backend.reason;
     result.compilerIdentity = module->compilerIdentity;
+    result.validation = module->validation;
+    result.spirvKernels = module->spirvKernels;
     result.cache = "off";
     if (impl->cache) {
       bool allHit = llvm::all_of(

@@ -6,6 +6,7 @@
 
 #include "XPUCodegen/Target/Codegen/Report.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -38,12 +39,18 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
     attempts.push_back(std::move(entry));
   }
 
+  // The sub-group size each kernel's SPIR-V requires (0: none, IGC picks);
+  // `simd` is the width IGC really compiled.
+  llvm::StringMap<uint32_t> requiredSizes;
+  for (const SPIRVKernelInfo &kernel : result.spirvKernels)
+    requiredSizes[kernel.name] = kernel.subgroupSize.value_or(0);
   llvm::json::Array kernels;
   for (const KernelMeasurement &kernel : chosen.kernels)
     kernels.push_back(llvm::json::Object{
         {"name", kernel.name},
         {"grf_count", kernel.grfCount},
         {"simd", kernel.simd},
+        {"subgroup_size", requiredSizes.lookup(kernel.name)},
         {"spill_size", kernel.spillSize},
         {"private_size", kernel.privateSize},
         {"scratch_size", kernel.scratchSize},
@@ -65,6 +72,11 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
       {"attempts", std::move(attempts)},
       {"kernels", std::move(kernels)},
   };
+  // The sub-group size the module's kernels require, when they agree.
+  if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
+    entry["subgroup_size"] = *size;
+  if (!result.validation.empty())
+    entry["validation"] = result.validation;
   // How the GRF mode was decided: "measured", "predicted", "speculated",
   // "forced" or "igc"; for predicted modules also the plan and the estimate.
   entry["decision_source"] = result.decision.source;

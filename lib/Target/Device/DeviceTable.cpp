@@ -81,6 +81,25 @@ static constexpr DeviceAlias kAliases[] = {
     {"ats-m75", "acm-g11"}, {"dg2-g12", "acm-g12"},
 };
 
+llvm::ArrayRef<unsigned> DeviceInfo::getSubgroupSizes() const {
+  static constexpr unsigned kXeHPC[] = {16, 32};
+  static constexpr unsigned kOther[] = {8, 16, 32};
+  if (family == "xe-hpc")
+    return kXeHPC;
+  return kOther;
+}
+
+bool DeviceInfo::supportsSubgroupSize(unsigned size) const {
+  return llvm::is_contained(getSubgroupSizes(), size);
+}
+
+std::string mlir::xpu::getSubgroupSizeList(const DeviceInfo &device) {
+  return llvm::join(
+      llvm::map_range(device.getSubgroupSizes(),
+                      [](unsigned size) { return std::to_string(size); }),
+      ", ");
+}
+
 const DeviceInfo *mlir::xpu::lookupDevice(llvm::StringRef nameOrAlias) {
   llvm::StringRef name = nameOrAlias;
   for (const DeviceAlias &alias : kAliases)

@@ -131,6 +131,11 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
       builder.getNamedAttr("attempts", builder.getArrayAttr(attempts)),
       builder.getNamedAttr("kernels", builder.getDictionaryAttr(kernels)),
   });
+  // The sub-group size the kernels' SPIR-V requires, when they agree
+  // (0: none); each kernel's `simd` is what IGC compiled.
+  if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
+    properties.push_back(builder.getNamedAttr(
+        "subgroup_size", builder.getI32IntegerAttr(*size)));
   if (result.pressure) {
     properties.push_back(builder.getNamedAttr(
         "estimated_live_bytes",

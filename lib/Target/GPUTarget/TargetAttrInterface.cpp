@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
@@ -21,6 +22,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/XeVM/XeVMToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/Mutex.h"
 
@@ -73,8 +75,12 @@ public:
       return std::nullopt;
     }
 
+    if (failed(applySubgroupSizes(gpuModule, target)))
+      return std::nullopt;
     FailureOr<SmallVector<char, 0>> spirv = emitSPIRV(gpuModule);
-    if (failed(spirv))
+    if (failed(spirv) ||
+        failed(checkSPIRV(gpuModule, *spirv, SPIRVValidation::Warn,
+                          "gpu-module-to-binary")))
       return std::nullopt;
     if (format == gpu::CompilationTarget::Assembly)
       return std::move(*spirv);
@@ -130,6 +136,7 @@ void mlir::xpu::registerXPUTargetInterfaceExternalModels(
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
+  registerXeVMDialectTranslation(registry);
   registry.addExtension(+[](MLIRContext *context, XPUDialect *dialect) {
     TargetAttr::attachInterface<XPUTargetAttrModel>(*context);
   });

@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Endian.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include "spirv-tools/libspirv.hpp"
@@ -18,6 +19,27 @@
 using namespace mlir::xpu;
 
 static constexpr uint32_t kSPIRVMagic = 0x07230203;
+
+llvm::StringRef mlir::xpu::stringifySPIRVValidation(SPIRVValidation mode) {
+  switch (mode) {
+  case SPIRVValidation::Warn:
+    return "warn";
+  case SPIRVValidation::Strict:
+    return "strict";
+  case SPIRVValidation::Off:
+    return "off";
+  }
+  llvm_unreachable("unknown validation mode");
+}
+
+std::optional<SPIRVValidation>
+mlir::xpu::parseSPIRVValidation(llvm::StringRef text) {
+  for (SPIRVValidation mode :
+       {SPIRVValidation::Warn, SPIRVValidation::Strict, SPIRVValidation::Off})
+    if (text == stringifySPIRVValidation(mode))
+      return mode;
+  return std::nullopt;
+}
 
 bool mlir::xpu::isSPIRV(llvm::ArrayRef<char> bytes) {
   if (bytes.size() < 4)
@@ -44,7 +66,7 @@ llvm::Error mlir::xpu::validateSPIRV(llvm::ArrayRef<char> spirv) {
                                const spv_position_t &position,
                                const char *message) {
     messages.push_back(
-        llvm::formatv("word {0}: {1}", position.index, message).str());
+        llvm::formatv("instruction {0}: {1}", position.index, message).str());
   });
   if (tools.Validate(words))
     return llvm::Error::success();
@@ -52,4 +74,26 @@ llvm::Error mlir::xpu::validateSPIRV(llvm::ArrayRef<char> spirv) {
     messages.push_back("the validator rejected the module");
   return llvm::createStringError("invalid SPIR-V: " +
                                  llvm::join(messages, "; "));
+}
+
+llvm::Expected<std::vector<char>>
+mlir::xpu::assembleSPIRV(llvm::StringRef text) {
+  std::vector<std::string> messages;
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  tools.SetMessageConsumer([&](spv_message_level_t, const char *,
+                               const spv_position_t &position,
+                               const char *message) {
+    messages.push_back(
+        llvm::formatv("line {0}: {1}", position.line + 1, message).str());
+  });
+  std::vector<uint32_t> words;
+  if (!tools.Assemble(text.data(), text.size(), &words)) {
+    if (messages.empty())
+      messages.push_back("the assembler rejected the text");
+    return llvm::createStringError("cannot assemble the SPIR-V text: " +
+                                   llvm::join(messages, "; "));
+  }
+  std::vector<char> bytes(words.size() * sizeof(uint32_t));
+  std::memcpy(bytes.data(), words.data(), bytes.size());
+  return bytes;
 }

@@ -2,9 +2,10 @@
 // RUN: xpu-opt %s --xpu-select-grf-mode | FileCheck %s --check-prefix=OFF
 
 // The register-pressure estimate on small handwritten kernels: peak live
-// bytes per lane from Liveness and the value types. pvc: SIMD32, small
-// budget 128 x 64 / 32 = 256 bytes per lane; acm-g10: SIMD8, 128 x 32 / 8 =
-// 512 bytes per lane. Constants and kernel arguments are free.
+// bytes per lane from Liveness and the value types, against the budget at
+// each kernel's sub-group size. pvc at SIMD32: small budget 128 x 64 / 32 =
+// 256 bytes per lane; at SIMD16 (the default): 512; acm-g10 at SIMD8:
+// 128 x 32 / 8 = 512 bytes per lane. Constants and kernel arguments are free.
 
 // OFF-NOT: xpu.pressure
 // OFF-NOT: xpu.auto_plan
@@ -16,7 +17,7 @@
 // CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 128, simd = 32, small_budget = 256, prediction = small>
 // CHECK: gpu.func @two_acc
 // CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 128, simd = 32, small_budget = 256, prediction = small>
-gpu.module @loop [#xpu.target<arch = "pvc", grf_mode = auto>] {
+gpu.module @loop [#xpu.target<arch = "pvc", grf_mode = auto, subgroup_size = 32>] {
   gpu.func @two_acc(%in: memref<?xf32>, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -41,7 +42,7 @@ gpu.module @loop [#xpu.target<arch = "pvc", grf_mode = auto>] {
 // CHECK-LABEL: gpu.module @across
 // CHECK-SAME: xpu.auto_plan = #xpu.auto_plan<measure>
 // CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 264, simd = 32, small_budget = 256, prediction = uncertain>
-gpu.module @across [#xpu.target<arch = "pvc", grf_mode = auto>] {
+gpu.module @across [#xpu.target<arch = "pvc", grf_mode = auto, subgroup_size = 32>] {
   gpu.func @k(%in: memref<?xf32>, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -68,7 +69,7 @@ gpu.module @across [#xpu.target<arch = "pvc", grf_mode = auto>] {
 // CHECK-LABEL: gpu.module @wide_acm
 // CHECK-SAME: xpu.auto_plan = #xpu.auto_plan<measure>
 // CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 640, simd = 8, small_budget = 512, prediction = uncertain>
-gpu.module @wide_pvc [#xpu.target<arch = "pvc", grf_mode = auto>] {
+gpu.module @wide_pvc [#xpu.target<arch = "pvc", grf_mode = auto, subgroup_size = 32>] {
   gpu.func @k(%in: memref<?xf32>, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -92,7 +93,7 @@ gpu.module @wide_pvc [#xpu.target<arch = "pvc", grf_mode = auto>] {
   }
 }
 
-gpu.module @wide_acm [#xpu.target<arch = "acm-g10", grf_mode = auto>] {
+gpu.module @wide_acm [#xpu.target<arch = "acm-g10", grf_mode = auto, subgroup_size = 8>] {
   gpu.func @k(%in: memref<?xf32>, %n: index) kernel {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -112,6 +113,52 @@ gpu.module @wide_acm [#xpu.target<arch = "acm-g10", grf_mode = auto>] {
     }
     vector.store %r#0, %in[%c0] : memref<?xf32>, vector<16xf32>
     vector.store %r#7, %in[%c1] : memref<?xf32>, vector<16xf32>
+    gpu.return
+  }
+}
+
+// The default sub-group size (16 on pvc) doubles the budget per lane: the
+// same two accumulators are 25% of 512. A kernel's own size wins over the
+// target's: at SIMD16 inside a SIMD32 target, the budget is 512 too.
+// CHECK-LABEL: gpu.module @loop_default
+// CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 128, simd = 16, small_budget = 512, prediction = small>
+// CHECK: gpu.func @two_acc
+// CHECK-SAME: intel_reqd_sub_group_size = 16 : i32
+// CHECK-LABEL: gpu.module @kernel_size
+// CHECK: gpu.func @k
+// CHECK-SAME: intel_reqd_sub_group_size = 16 : i32
+// CHECK-SAME: xpu.pressure = #xpu.pressure<live_bytes = 264, simd = 16, small_budget = 512, prediction = small>
+gpu.module @loop_default [#xpu.target<arch = "pvc", grf_mode = auto>] {
+  gpu.func @two_acc(%in: memref<?xf32>, %n: index) kernel {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant dense<0.0> : vector<8xf32>
+    %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z, %b = %z)
+        -> (vector<8xf32>, vector<8xf32>) {
+      %x = vector.load %in[%i] : memref<?xf32>, vector<8xf32>
+      %s = arith.addf %a, %x : vector<8xf32>
+      %t = arith.mulf %b, %x : vector<8xf32>
+      scf.yield %s, %t : vector<8xf32>, vector<8xf32>
+    }
+    vector.store %r#0, %in[%c0] : memref<?xf32>, vector<8xf32>
+    vector.store %r#1, %in[%c1] : memref<?xf32>, vector<8xf32>
+    gpu.return
+  }
+}
+gpu.module @kernel_size [#xpu.target<arch = "pvc", grf_mode = auto, subgroup_size = 32>] {
+  gpu.func @k(%in: memref<?xf32>, %n: index) kernel attributes {intel_reqd_sub_group_size = 16 : i32} {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %z = arith.constant dense<0.0> : vector<16xf32>
+    %tid = gpu.global_id x
+    %v = vector.load %in[%tid] : memref<?xf32>, vector<16xf32>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (vector<16xf32>) {
+      %x = vector.load %in[%i] : memref<?xf32>, vector<16xf32>
+      %s = arith.addf %a, %x : vector<16xf32>
+      scf.yield %s : vector<16xf32>
+    }
+    %w = arith.addf %r, %v : vector<16xf32>
+    vector.store %w, %in[%tid] : memref<?xf32>, vector<16xf32>
     gpu.return
   }
 }

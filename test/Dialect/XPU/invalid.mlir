@@ -21,7 +21,7 @@ gpu.module @m [#xpu.target<arch = "pvc", grf_mode = huge>] {}
 
 // -----
 
-// expected-error @+1 {{expected ','}}
+// expected-error @+1 {{struct is missing required parameter: grf_mode}}
 gpu.module @m [#xpu.target<arch = "pvc">] {}
 
 // -----

@@ -4,11 +4,11 @@
 // keeps what measurement would keep. Without predict, auto is measured
 // exactly as before and carries no estimate.
 // REQUIRES: ocloc
-// RUN: xpu-opt %S/Inputs/acc6.mlir --xpu-codegen-pipeline="arch=pvc predict=true cache-dir=none backend=ocloc jobs=2 report=%t.spec.json" -o /dev/null
+// RUN: xpu-opt %S/Inputs/acc6.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true cache-dir=none backend=ocloc jobs=2 report=%t.spec.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=SPEC < %t.spec.json
-// RUN: xpu-opt %S/Inputs/acc6.mlir --xpu-codegen-pipeline="arch=pvc predict=true speculative=true cache-dir=none backend=ocloc jobs=2 report=%t.spec.json" -o /dev/null
+// RUN: xpu-opt %S/Inputs/acc6.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true speculative=true cache-dir=none backend=ocloc jobs=2 report=%t.spec.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=SPEC2 < %t.spec.json
-// RUN: xpu-opt %S/Inputs/acc6.mlir --xpu-codegen-pipeline="arch=pvc cache-dir=none backend=ocloc report=%t.measured.json" | FileCheck %s --check-prefix=MEASURED
+// RUN: xpu-opt %S/Inputs/acc6.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 cache-dir=none backend=ocloc report=%t.measured.json" | FileCheck %s --check-prefix=MEASURED
 // RUN: FileCheck %s --check-prefix=MEASURED-REPORT < %t.measured.json
 
 // SPEC: "decision": "small spilled 2048 bytes > threshold 0; large spilled 0 bytes: kept large",

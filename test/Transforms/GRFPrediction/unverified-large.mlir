@@ -2,9 +2,9 @@
 // spills: acc12 (predicted large, large spills 3968 bytes) is built once,
 // where the default also builds small to compare.
 // REQUIRES: ocloc
-// RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc predict=true verify-predicted-large=false cache-dir=none backend=ocloc report=%t.json" -o /dev/null
+// RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true verify-predicted-large=false cache-dir=none backend=ocloc report=%t.json" -o /dev/null
 // RUN: FileCheck %s < %t.json
-// RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc predict=true cache-dir=none backend=ocloc report=%t.default.json" -o /dev/null
+// RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true cache-dir=none backend=ocloc report=%t.default.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=DEFAULT < %t.default.json
 
 // CHECK: "attempts": [

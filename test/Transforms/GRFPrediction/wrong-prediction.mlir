@@ -3,7 +3,7 @@
 // spills 5248 bytes, so measurement overrides the prediction: large is built
 // too and kept, and the report says so.
 // REQUIRES: ocloc
-// RUN: xpu-opt %S/Inputs/acc8.mlir --xpu-codegen-pipeline="arch=pvc predict=true predict-small-below=200 cache-dir=none backend=ocloc report=%t.json" | FileCheck %s
+// RUN: xpu-opt %S/Inputs/acc8.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true predict-small-below=200 cache-dir=none backend=ocloc report=%t.json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 
 // CHECK: gpu.binary @acc8 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 360, simd = 32, small_budget = 256, prediction = small>}

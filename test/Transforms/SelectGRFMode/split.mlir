@@ -12,12 +12,12 @@
 // CHECK-NOT:     gpu.func
 // CHECK:       gpu.module @kernels_large [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.grf_mode = #xpu.grf_mode<large>} {
 // CHECK-NEXT:    func.func @helper
-// CHECK:         gpu.func @big() kernel attributes {xpu.grf_mode = #xpu.grf_mode<large>}
-// CHECK:         gpu.func @bigger() kernel attributes {xpu.grf_mode = #xpu.grf_mode<large>}
+// CHECK:         gpu.func @big() kernel attributes {intel_reqd_sub_group_size = 16 : i32, xpu.grf_mode = #xpu.grf_mode<large>}
+// CHECK:         gpu.func @bigger() kernel attributes {intel_reqd_sub_group_size = 16 : i32, xpu.grf_mode = #xpu.grf_mode<large>}
 // CHECK-NOT:     gpu.func
 // CHECK:       gpu.module @kernels_small [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.grf_mode = #xpu.grf_mode<small>} {
 // CHECK-NEXT:    func.func @helper
-// CHECK:         gpu.func @tiny() kernel attributes {xpu.grf_mode = #xpu.grf_mode<small>}
+// CHECK:         gpu.func @tiny() kernel attributes {intel_reqd_sub_group_size = 16 : i32, xpu.grf_mode = #xpu.grf_mode<small>}
 // CHECK-NOT:     gpu.func
 // CHECK:       gpu.module @other [#xpu.target<arch = "pvc", grf_mode = auto>] {
 

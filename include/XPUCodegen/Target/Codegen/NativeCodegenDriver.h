@@ -16,6 +16,8 @@
 #define XPUCODEGEN_TARGET_CODEGEN_NATIVECODEGENDRIVER_H
 
 #include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVModuleInfo.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -43,10 +45,10 @@ struct NativeCodegenOptions {
   /// Persistent cache directory; empty: default location, "none": disabled.
   std::string cacheDir;
   WorkerLimits limits;
-  /// Validate SPIR-V with SPIRV-Tools before it reaches the compiler. Off,
-  /// malformed SPIR-V reaches IGC and only the worker isolation stands
-  /// between it and the host.
-  bool validateSPIRV = true;
+  /// What a SPIRV-Tools rejection of the input is: a warning recorded in
+  /// the result (the module still compiles in the isolated worker), the
+  /// module's error, or not checked at all.
+  SPIRVValidation validation = SPIRVValidation::Warn;
   /// When a predicted-large build spills, also build small and keep the
   /// lesser (some kernels spill more in large mode). Off saves that build.
   bool verifyPredictedLarge = true;
@@ -100,7 +102,16 @@ struct ModuleCompileResult {
   /// "hit" when every build came from the cache, "miss" when any compiled,
   /// "off" when the cache is disabled.
   std::string cache;
+  /// SPIRV-Tools' rejection of the input under SPIRVValidation::Warn.
+  std::string validation;
+  /// The kernels of the SPIR-V as given: their required sub-group sizes.
+  std::vector<SPIRVKernelInfo> spirvKernels;
 };
+
+/// The sub-group size every kernel of `result` requires (0 when none
+/// requires one); std::nullopt when they differ.
+std::optional<uint32_t>
+getCommonRequiredSubgroupSize(const ModuleCompileResult &result);
 
 /// The GRF mode a kept build really runs in: what its flags pin, or for
 /// IGC's auto flag the mode IGC chose (read from the binary's grf_count).

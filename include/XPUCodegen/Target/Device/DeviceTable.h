@@ -38,6 +38,17 @@ struct DeviceInfo {
   /// Zero device to an arch; the first is what the offline Level Zero driver
   /// presents. Empty where no ID is known.
   llvm::ArrayRef<uint16_t> pciDeviceIds = {};
+
+  /// Sub-group sizes (SIMD widths) a kernel may require on this device with
+  /// `OpExecutionMode SubgroupSize`, ascending. IGC 1.0.12504 rejects 8 on
+  /// Xe-HPC ("unsupported on this platform"); older cores run 8, 16 and 32.
+  llvm::ArrayRef<unsigned> getSubgroupSizes() const;
+
+  /// The sub-group size every lowered kernel gets unless it or its target
+  /// asks for another: 16, as upstream's XeVM path does, on every device here.
+  unsigned getDefaultSubgroupSize() const { return 16; }
+
+  bool supportsSubgroupSize(unsigned size) const;
 };
 
 /// Returns the device named `nameOrAlias`, or null when it is unknown.
@@ -49,6 +60,10 @@ const DeviceInfo *lookupDeviceByPCIId(uint32_t pciDeviceId);
 
 /// All canonical devices, in the table's order.
 llvm::ArrayRef<DeviceInfo> getDevices();
+
+/// The supported sub-group sizes of `device`, comma-separated, for
+/// diagnostics.
+std::string getSubgroupSizeList(const DeviceInfo &device);
 
 /// A sorted, comma-separated list of every accepted name and alias, for
 /// diagnostics.

@@ -14,9 +14,22 @@
 #define XPUCODEGEN_TARGET_SPIRV_SPIRVVALIDATOR_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
+#include <vector>
+
 namespace mlir::xpu {
+
+/// What a SPIRV-Tools rejection means. SPIRV-Tools 2023.1 rejects SPIR-V
+/// that IGC compiles (Triton's 1-element vectors, LLVM 22's mixed-width
+/// OpBitwiseAnd), and the workers isolate IGC from bad input anyway, so by
+/// default a rejection is a warning and the module still compiles.
+enum class SPIRVValidation { Warn, Strict, Off };
+
+llvm::StringRef stringifySPIRVValidation(SPIRVValidation mode);
+std::optional<SPIRVValidation> parseSPIRVValidation(llvm::StringRef text);
 
 /// True when `bytes` starts with the SPIR-V magic number (either byte order).
 bool isSPIRV(llvm::ArrayRef<char> bytes);
@@ -25,6 +38,10 @@ bool isSPIRV(llvm::ArrayRef<char> bytes);
 /// version LLVM's backend emits, which the OpenCL environments reject on
 /// version alone). The error carries the validator's messages.
 llvm::Error validateSPIRV(llvm::ArrayRef<char> spirv);
+
+/// Assembles SPIR-V assembly text (what MLIR 22's `#xevm.target` emits with
+/// `format=isa`) into a binary module.
+llvm::Expected<std::vector<char>> assembleSPIRV(llvm::StringRef text);
 
 } // namespace mlir::xpu
 

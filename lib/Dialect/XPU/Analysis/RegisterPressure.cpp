@@ -91,12 +91,17 @@ RegisterPressureAnalysis::RegisterPressureAnalysis(Operation *op) {
   });
 }
 
-GRFBudget mlir::xpu::getGRFBudget(const DeviceInfo &device) {
+GRFBudget mlir::xpu::getGRFBudget(const DeviceInfo &device,
+                                  std::optional<unsigned> subgroupSize) {
+  // A required sub-group size is the width IGC compiles. Without one,
   // IGC 1.0.12504 compiles the calibration family SIMD32 on Xe-HPC in both
   // GRF modes, and SIMD8 on Xe-HPG (docs/RegisterPressure.md). Older
   // families have no large GRF mode; SIMD8 is IGC's choice under pressure.
   GRFBudget budget;
-  budget.simd = device.family == "xe-hpc" ? 32 : 8;
+  if (subgroupSize)
+    budget.simd = *subgroupSize;
+  else
+    budget.simd = device.family == "xe-hpc" ? 32 : 8;
   budget.smallBytesPerLane = 128 * int64_t(device.grfBytes) / budget.simd;
   budget.largeBytesPerLane = 256 * int64_t(device.grfBytes) / budget.simd;
   return budget;

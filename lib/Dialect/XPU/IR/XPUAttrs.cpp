@@ -29,6 +29,7 @@ void XPUDialect::registerAttributes() {
 
 LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef arch, GRFMode grfMode,
+                                 std::optional<unsigned> subgroupSize,
                                  StringRef flags) {
   const DeviceInfo *device = lookupDevice(arch);
   if (!device)
@@ -40,7 +41,19 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "arch '" << arch
                        << "' does not support large GRF mode (256 registers "
                           "per thread); use small, auto or default";
+  if (subgroupSize && *subgroupSize != 0 &&
+      !device->supportsSubgroupSize(*subgroupSize))
+    return emitError() << "arch '" << arch << "' cannot run sub-group size "
+                       << *subgroupSize
+                       << "; supported: " << getSubgroupSizeList(*device)
+                       << " (0: none)";
   return success();
+}
+
+std::optional<unsigned> TargetAttr::getEffectiveSubgroupSize() const {
+  if (std::optional<unsigned> size = getSubgroupSize())
+    return *size == 0 ? std::nullopt : size;
+  return lookupDevice(getArch())->getDefaultSubgroupSize();
 }
 
 LogicalResult SpillAttr::verify(function_ref<InFlightDiagnostic()> emitError,

@@ -35,12 +35,12 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name != kGRFModeAttrName && name != kDeviceArchAttrName &&
       name != kSpillAttrName && name != kPressureAttrName &&
-      name != kAutoPlanAttrName)
+      name != kAutoPlanAttrName && name != kErrorAttrName)
     return op->emitOpError()
            << "has unknown xpu attribute '" << name << "'; expected one of '"
            << kGRFModeAttrName << "', '" << kDeviceArchAttrName << "', '"
            << kSpillAttrName << "', '" << kPressureAttrName << "', '"
-           << kAutoPlanAttrName << "'";
+           << kAutoPlanAttrName << "', '" << kErrorAttrName << "'";
   if (!canCarryXPUAttrs(op))
     return op->emitOpError()
            << "'" << name
@@ -70,6 +70,14 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError()
              << "'" << name << "' must be a #xpu.pressure attribute, got "
              << attr.getValue();
+    return success();
+  }
+  if (name == kErrorAttrName) {
+    if (!isa<StringAttr>(attr.getValue()) ||
+        !isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      return op->emitOpError() << "'" << name
+                               << "' must be a string on a gpu.module or "
+                                  "gpu.binary";
     return success();
   }
   if (name == kAutoPlanAttrName) {

@@ -38,9 +38,12 @@ struct AttachTargetPass
       auto emitError = [&] {
         return module.emitError() << "xpu-attach-target: ";
       };
+      std::optional<unsigned> size;
+      if (subgroupSize >= 0)
+        size = static_cast<unsigned>(subgroupSize);
       TargetAttr target =
           TargetAttr::getChecked(emitError, context, StringRef(arch),
-                                 grfMode.getValue(), StringRef(flags));
+                                 grfMode.getValue(), size, StringRef(flags));
       if (!target)
         return signalPassFailure();
 

@@ -7,11 +7,31 @@
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+/// The host half of upstream's gpu-lower-to-xevm-pipeline, so the output
+/// feeds upstream's runtime flow (gpu.binary + launches in LLVM).
+static void addHostLowering(OpPassManager &pm,
+                            const CodegenPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuToLLVMConversionPassOptions gpuToLLVM;
+  gpuToLLVM.hostBarePtrCallConv = options.hostBarePtrCallConv;
+  gpuToLLVM.kernelBarePtrCallConv = options.kernelBarePtrCallConv;
+  pm.addPass(createGpuToLLVMConversionPass(gpuToLLVM));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
 
 void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
                                      const CodegenPipelineOptions &options) {
@@ -19,6 +39,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   attach.arch = options.arch;
   attach.grfMode = options.grfMode;
   attach.flags = options.flags;
+  attach.subgroupSize = options.subgroupSize;
   attach.moduleMatcher = options.module;
   pm.addPass(createXPUAttachTarget(attach));
   XPUSelectGRFModeOptions select;
@@ -28,17 +49,20 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   select.predictLargeAbove = options.predictLargeAbove;
   pm.addPass(createXPUSelectGRFMode(select));
 
-  // The upstream lowering to LLVM for SPIR-V (FACTS.md): scf-to-cf must run
-  // on the whole module, after the GPU lowering.
-  ConvertGpuOpsToLLVMSPVOpsOptions gpuToLLVMSPV;
-  gpuToLLVMSPV.use64bitIndex = true;
-  pm.addNestedPass<gpu::GPUModuleOp>(
-      createConvertGpuOpsToLLVMSPVOps(gpuToLLVMSPV));
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
+  // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
+  // a time; a module that fails is marked and reported at the end.
+  XPULowerToXeVMOptions lower;
+  lower.xegpuOpLevel = options.xegpuOpLevel;
+  lower.use64bitIndex = options.use64bitIndex;
+  lower.keepGoing = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
 
-  pm.addPass(createXPUEmitSPIRV());
+  // Validation happens once, in xpu-native-codegen, per validate-spirv.
+  XPUEmitSPIRVOptions emit;
+  emit.optLevel = options.optLevel;
+  emit.validateSPIRV = SPIRVValidation::Off;
+  emit.keepGoing = true;
+  pm.addPass(createXPUEmitSPIRV(emit));
   XPUNativeCodegenOptions native;
   native.backend = options.backend;
   native.spillThreshold = options.spillThreshold;
@@ -48,13 +72,20 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.report = options.report;
   native.remarks = options.remarks;
   native.verifyPredictedLarge = options.verifyPredictedLarge;
+  native.validateSPIRV = options.validateSPIRV;
+  native.timeoutMs = options.timeoutMs;
+  native.memoryLimitMiB = options.memoryLimitMiB;
   pm.addPass(createXPUNativeCodegen(native));
+
+  if (options.host)
+    addHostLowering(pm, options);
 }
 
 void mlir::xpu::registerCodegenPipeline() {
   PassPipelineRegistration<CodegenPipelineOptions>(
       "xpu-codegen-pipeline",
-      "Attach #xpu.target, resolve GRF modes, lower gpu/arith/memref/vector/"
-      "scf/math to LLVM, emit SPIR-V and compile it to native code",
+      "Attach #xpu.target, resolve GRF modes and sub-group sizes, lower "
+      "gpu/arith/memref/vector/scf/math/affine/xegpu to LLVM and XeVM, emit "
+      "SPIR-V and compile it to native code (host=true: lower the host too)",
       buildCodegenPipeline);
 }

@@ -4,6 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
@@ -29,12 +31,23 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
   }
 
   void runOnOperation() override {
-    bool failed = false;
+    unsigned numFailed = 0;
     for (auto module :
          llvm::make_early_inc_range(getOperation().getOps<gpu::GPUModuleOp>()))
-      failed |= mlir::failed(emitModule(module));
-    if (failed)
+      if (!getModuleFailure(module) && failed(emitOrMark(module)))
+        ++numFailed;
+    if (failed(finishModuleStage(numFailed, keepGoing)))
       signalPassFailure();
+  }
+
+  /// Emits `module`; when that fails, the module stays and is marked.
+  LogicalResult emitOrMark(gpu::GPUModuleOp module) {
+    FirstErrorRecorder recorder(&getContext());
+    if (succeeded(emitModule(module)))
+      return success();
+    markModuleFailed(module,
+                     recorder.getMessage("xpu-emit-spirv: emission failed"));
+    return failure();
   }
 
   LogicalResult emitModule(gpu::GPUModuleOp module) {
@@ -47,8 +60,12 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
                << "xpu-emit-spirv: cannot mix #xpu.target with " << target
                << "; use gpu-module-to-binary for other targets";
 
+    // Kernels lowered elsewhere get their sub-group size here at the latest.
+    if (failed(applySubgroupSizes(module, getXPUTargets(module))))
+      return failure();
     FailureOr<SmallVector<char, 0>> spirv = emitSPIRV(module, optLevel);
-    if (mlir::failed(spirv))
+    if (failed(spirv) ||
+        failed(checkSPIRV(module, *spirv, validateSPIRV, "xpu-emit-spirv")))
       return failure();
 
     MLIRContext *context = &getContext();

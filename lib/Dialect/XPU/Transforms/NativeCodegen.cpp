@@ -11,13 +11,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 
+#include "mlir/Dialect/LLVMIR/XeVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir::xpu {
@@ -28,12 +32,42 @@ namespace mlir::xpu {
 using namespace mlir;
 using namespace mlir::xpu;
 
+/// Diagnostics quote a compiler's message; a runaway one (megabytes of
+/// build log) is cut here, and the report keeps it whole.
+static constexpr size_t kMaxDiagnosticMessage = 4096;
+
+static std::string getExcerpt(StringRef message) {
+  if (message.size() <= kMaxDiagnosticMessage)
+    return message.str();
+  return (message.take_front(kMaxDiagnosticMessage) + "... [" +
+          Twine(message.size() - kMaxDiagnosticMessage) +
+          " more bytes; the report has the full message]")
+      .str();
+}
+
+/// Whether `bytes` look like a zebin: an ELF image for Intel GPUs
+/// (EM_INTELGT), so a non-SPIR-V payload is never taken as native blindly.
+static bool isZebin(ArrayRef<char> bytes) {
+  constexpr uint16_t kMachineIntelGT = 205;
+  if (bytes.size() < 20 || StringRef(bytes.data(), 4) != "\x7f"
+                                                         "ELF")
+    return false;
+  return llvm::support::endian::read16le(bytes.data() + 18) == kMachineIntelGT;
+}
+
 namespace {
 /// Where one request came from: object `index` of `binary`.
 struct ObjectSlot {
   gpu::BinaryOp binary;
   unsigned index;
   TargetAttr target;
+};
+
+/// One report entry in IR order: a ready one (a module that failed before
+/// compiling), or the result of request `request`.
+struct ReportSlot {
+  std::optional<llvm::json::Value> entry;
+  size_t request = 0;
 };
 
 struct NativeCodegenPass
@@ -45,26 +79,7 @@ struct NativeCodegenPass
     registerXPUTargetInterfaceExternalModels(registry);
   }
 
-  void runOnOperation() override {
-    if (spillThreshold < 0) {
-      mlir::emitError(getOperation().getLoc())
-          << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
-          << spillThreshold.getValue();
-      return signalPassFailure();
-    }
-
-    SmallVector<ObjectSlot> slots;
-    std::vector<ModuleCompileRequest> requests;
-    // Objects that cannot be compiled are errors of their own; the other
-    // modules still compile and are reported.
-    std::vector<llvm::json::Value> reportEntries;
-    bool anyFailed = failed(collectRequests(slots, requests, reportEntries));
-    if (requests.empty() && report.empty()) {
-      if (anyFailed)
-        signalPassFailure();
-      return;
-    }
-
+  NativeCodegenOptions getDriverOptions() const {
     NativeCodegenOptions options;
     options.backend = backend;
     options.spillThreshold = spillThreshold;
@@ -73,13 +88,29 @@ struct NativeCodegenPass
     options.jobs = jobs;
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
-    options.validateSPIRV = validateSPIRV;
+    options.validation = validateSPIRV;
     options.verifyPredictedLarge = verifyPredictedLarge;
+    return options;
+  }
+
+  void runOnOperation() override {
+    if (spillThreshold < 0) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
+          << spillThreshold.getValue();
+      return signalPassFailure();
+    }
+
+    moduleFailures = 0;
+    SmallVector<ObjectSlot> slots;
+    std::vector<ModuleCompileRequest> requests;
+    std::vector<ReportSlot> reportSlots;
+    collectRequests(slots, requests, reportSlots);
 
     std::vector<llvm::Expected<ModuleCompileResult>> results;
     if (!requests.empty()) {
       llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
-          NativeCodegenDriver::create(options);
+          NativeCodegenDriver::create(getDriverOptions());
       if (!driver) {
         mlir::emitError(getOperation().getLoc())
             << "xpu-native-codegen: cannot start the native compiler: "
@@ -89,6 +120,36 @@ struct NativeCodegenPass
       results = (*driver)->compile(requests);
     }
 
+    std::vector<std::optional<llvm::json::Value>> resultEntries =
+        applyResults(slots, requests, results);
+    std::vector<llvm::json::Value> entries;
+    for (ReportSlot &slot : reportSlots)
+      entries.push_back(slot.entry ? std::move(*slot.entry)
+                                   : std::move(*resultEntries[slot.request]));
+
+    // The report is written even when some modules failed: it is how the
+    // caller learns what did compile.
+    bool reportFailed = false;
+    if (!report.empty()) {
+      if (llvm::Error error = writeReport(report, std::move(entries))) {
+        mlir::emitError(getOperation().getLoc())
+            << "xpu-native-codegen: cannot write the report to '"
+            << report.getValue() << "': " << llvm::toString(std::move(error));
+        reportFailed = true;
+      }
+    }
+    if (reportFailed ||
+        failed(finishModuleStage(moduleFailures, /*keepGoing=*/false)))
+      signalPassFailure();
+  }
+
+  /// Writes every result back as a native object (or a located error) and
+  /// returns the report entry of each request.
+  std::vector<std::optional<llvm::json::Value>>
+  applyResults(MutableArrayRef<ObjectSlot> slots,
+               ArrayRef<ModuleCompileRequest> requests,
+               std::vector<llvm::Expected<ModuleCompileResult>> &results) {
+    std::vector<std::optional<llvm::json::Value>> entries;
     // New object lists per binary, built in input order.
     llvm::MapVector<Operation *, SmallVector<Attribute>> newObjects;
     for (auto [slot, request, result] :
@@ -101,17 +162,17 @@ struct NativeCodegenPass
         // Located at the binary, without printing it: its payload is huge.
         mlir::emitError(slot.binary.getLoc())
             << "xpu-native-codegen: module '" << request.name << "' for arch '"
-            << request.arch << "' failed: " << message;
-        reportEntries.push_back(
-            getReportErrorEntry(request.name, request.arch, message));
-        anyFailed = true;
+            << request.arch << "' failed: " << getExcerpt(message);
+        entries.push_back(llvm::json::Value(
+            getReportErrorEntry(request.name, request.arch, message)));
         ++numFailed;
+        ++moduleFailures;
         continue;
       }
       ++numObjects;
       numBuilds += result->decision.attempts.size();
       annotate(slot, *result);
-      reportEntries.push_back(getReportEntry(*result));
+      entries.push_back(llvm::json::Value(getReportEntry(*result)));
       const std::vector<char> &binary = result->decision.getChosen().binary;
       objects[slot.index] = gpu::ObjectAttr::get(
           &getContext(), slot.target, gpu::CompilationTarget::Binary,
@@ -123,61 +184,135 @@ struct NativeCodegenPass
     for (auto &[binary, objects] : newObjects)
       cast<gpu::BinaryOp>(binary).setObjectsAttr(
           ArrayAttr::get(&getContext(), objects));
-
-    // The report is written even when some modules failed: it is how the
-    // caller learns what did compile.
-    if (!report.empty()) {
-      if (llvm::Error error = writeReport(report, std::move(reportEntries))) {
-        mlir::emitError(getOperation().getLoc())
-            << "xpu-native-codegen: cannot write the report to '"
-            << report.getValue() << "': " << llvm::toString(std::move(error));
-        anyFailed = true;
-      }
-    }
-    if (anyFailed)
-      signalPassFailure();
+    return entries;
   }
 
-  LogicalResult collectRequests(SmallVectorImpl<ObjectSlot> &slots,
-                                std::vector<ModuleCompileRequest> &requests,
-                                std::vector<llvm::json::Value> &errors) {
-    bool failed = false;
-    getOperation().walk([&](gpu::BinaryOp binary) {
-      for (auto [index, attr] : llvm::enumerate(binary.getObjects())) {
-        auto object = cast<gpu::ObjectAttr>(attr);
-        auto target = dyn_cast<TargetAttr>(object.getTarget());
-        if (!target)
-          continue;
-        StringRef payload = object.getObject().getValue();
-        ArrayRef<char> bytes(payload.data(), payload.size());
-        if (!isSPIRV(bytes)) {
-          // Already native (this pass ran before): nothing to do.
-          if (object.getProperties() &&
-              object.getProperties().contains("n_regs"))
-            continue;
-          std::string message =
-              llvm::formatv("object {0} holds neither SPIR-V nor a native "
-                            "binary from this pass",
-                            index);
-          mlir::emitError(binary.getLoc())
-              << "xpu-native-codegen: " << message << " (arch '"
-              << target.getArch() << "')";
-          errors.push_back(
-              getReportErrorEntry(binary.getName(), target.getArch(), message));
-          failed = true;
-          continue;
-        }
-        slots.push_back({binary, static_cast<unsigned>(index), target});
-        requests.push_back(
-            getCompileRequest(binary, binary.getName(), target, bytes));
+  /// A module that cannot be compiled: its error now, its report entry in
+  /// IR order.
+  void addFailure(Operation *op, StringRef name, StringRef arch,
+                  StringRef message, std::vector<ReportSlot> &reportSlots,
+                  bool diagnose = true) {
+    if (diagnose)
+      mlir::emitError(op->getLoc())
+          << "xpu-native-codegen: " << getExcerpt(message) << " (module '"
+          << name << "', arch '" << arch << "')";
+    reportSlots.push_back(
+        {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0});
+    ++numFailed;
+    ++moduleFailures;
+  }
+
+  void collectRequests(SmallVectorImpl<ObjectSlot> &slots,
+                       std::vector<ModuleCompileRequest> &requests,
+                       std::vector<ReportSlot> &reportSlots) {
+    getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (auto module = dyn_cast<gpu::GPUModuleOp>(op)) {
+        // Failed in an earlier stage (its error was reported there).
+        if (std::optional<StringRef> message = getModuleFailure(module))
+          for (TargetAttr target : getXPUTargets(module))
+            addFailure(module, module.getName(), target.getArch(), *message,
+                       reportSlots, /*diagnose=*/false);
+        return WalkResult::skip();
       }
+      if (auto binary = dyn_cast<gpu::BinaryOp>(op))
+        collectBinary(binary, slots, requests, reportSlots);
+      return WalkResult::advance();
     });
-    return mlir::failure(failed);
   }
+
+  void collectBinary(gpu::BinaryOp binary, SmallVectorImpl<ObjectSlot> &slots,
+                     std::vector<ModuleCompileRequest> &requests,
+                     std::vector<ReportSlot> &reportSlots) {
+    for (auto [index, attr] : llvm::enumerate(binary.getObjects())) {
+      auto object = cast<gpu::ObjectAttr>(attr);
+      TargetAttr target = dyn_cast<TargetAttr>(object.getTarget());
+      std::string arch = target ? target.getArch().str() : "";
+      FailureOr<std::vector<char>> spirv =
+          target ? getXPUPayload(binary, object, index, target, reportSlots)
+                 : getXeVMPayload(binary, object, target, arch, reportSlots);
+      if (failed(spirv) || spirv->empty())
+        continue;
+      slots.push_back({binary, static_cast<unsigned>(index), target});
+      reportSlots.push_back({std::nullopt, requests.size()});
+      requests.push_back(
+          getCompileRequest(binary, binary.getName(), target, *spirv));
+    }
+  }
+
+  /// The SPIR-V of an #xpu.target object; empty when it is already native.
+  FailureOr<std::vector<char>>
+  getXPUPayload(gpu::BinaryOp binary, gpu::ObjectAttr object, size_t index,
+                TargetAttr target, std::vector<ReportSlot> &reportSlots) {
+    StringRef payload = object.getObject().getValue();
+    ArrayRef<char> bytes(payload.data(), payload.size());
+    if (isSPIRV(bytes))
+      return std::vector<char>(bytes.begin(), bytes.end());
+    // Already native (this pass ran before), checked to be a zebin.
+    if (object.getProperties() && object.getProperties().contains("n_regs") &&
+        isZebin(bytes))
+      return std::vector<char>();
+    addFailure(binary, binary.getName(), target.getArch(),
+               llvm::formatv("object {0} holds neither SPIR-V nor a native "
+                             "binary from this pass",
+                             index)
+                   .str(),
+               reportSlots);
+    return failure();
+  }
+
+  /// The SPIR-V of an upstream #xevm.target object (binary, or the SPIR-V
+  /// assembly text MLIR 22 emits), compiled for
+  /// `#xpu.target<arch = chip, grf_mode = grf-mode>`; sets `target`.
+  /// Empty for objects of other targets.
+  FailureOr<std::vector<char>>
+  getXeVMPayload(gpu::BinaryOp binary, gpu::ObjectAttr object,
+                 TargetAttr &target, std::string &arch,
+                 std::vector<ReportSlot> &reportSlots) {
+    auto xevmTarget = dyn_cast<xevm::XeVMTargetAttr>(object.getTarget());
+    if (!xevmTarget)
+      return std::vector<char>();
+    arch = xevmTarget.getChip().str();
+    std::string targetError;
+    target = TargetAttr::getChecked(
+        [&] {
+          return mlir::emitError(binary.getLoc()) << "xpu-native-codegen: ";
+        },
+        &getContext(), xevmTarget.getChip(), grfMode.getValue(),
+        std::optional<unsigned>(), StringRef());
+    if (!target) {
+      addFailure(binary, binary.getName(), arch,
+                 "the #xevm.target chip is not a device this compiler knows",
+                 reportSlots, /*diagnose=*/false);
+      return failure();
+    }
+    StringRef payload = object.getObject().getValue();
+    ArrayRef<char> bytes(payload.data(), payload.size());
+    if (isSPIRV(bytes))
+      return std::vector<char>(bytes.begin(), bytes.end());
+    llvm::Expected<std::vector<char>> assembled = assembleSPIRV(payload);
+    if (!assembled) {
+      addFailure(binary, binary.getName(), arch,
+                 "#xevm.target object holds neither SPIR-V nor SPIR-V "
+                 "assembly: " +
+                     llvm::toString(assembled.takeError()),
+                 reportSlots);
+      return failure();
+    }
+    return std::move(*assembled);
+  }
+
+  /// Modules that failed in this run (statistics may be compiled out).
+  unsigned moduleFailures = 0;
 
   void annotate(ObjectSlot slot, const ModuleCompileResult &result) {
     const GRFDecision &decision = result.decision;
     const BuildAttempt &chosen = decision.getChosen();
+    if (!result.validation.empty())
+      mlir::emitWarning(slot.binary.getLoc())
+          << "xpu-native-codegen: SPIRV-Tools rejects the SPIR-V of '"
+          << result.name << "' (compiled anyway in an isolated worker; "
+          << "validate-spirv=strict makes this an error): "
+          << getExcerpt(result.validation);
     if (remarks)
       mlir::emitRemark(slot.binary.getLoc())
           << "xpu-native-codegen: '" << result.name << "' on " << result.arch

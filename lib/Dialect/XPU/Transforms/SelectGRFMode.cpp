@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 
@@ -22,11 +23,14 @@ using namespace mlir::xpu;
 
 /// Kernels before and after lowering: gpu.func kernels, or functions that
 /// still carry the gpu.kernel marker.
-static bool isKernel(Operation *op) {
-  if (auto func = dyn_cast<gpu::GPUFuncOp>(op))
-    return func.isKernel();
-  return isa<FunctionOpInterface>(op) &&
-         op->hasAttr(gpu::GPUDialect::getKernelFuncAttrName());
+static bool isKernel(Operation *op) { return isGPUKernel(op); }
+
+/// The SIMD width a kernel will be compiled for, once sub-group sizes are
+/// applied; std::nullopt when IGC picks.
+static std::optional<unsigned> getRequiredSubgroupSize(Operation *kernel) {
+  if (auto size = kernel->getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
+    return static_cast<unsigned>(size.getInt());
+  return std::nullopt;
 }
 
 static std::optional<GRFMode> getExplicitMode(Operation *op) {
@@ -92,27 +96,31 @@ struct SelectGRFModePass
     if (!device || getModuleMode(module) != GRFMode::Auto)
       return;
     MLIRContext *context = &getContext();
-    GRFBudget budget = getGRFBudget(*device);
     PredictionThresholds thresholds;
     thresholds.smallBelowPercent = predictSmallBelow;
     thresholds.largeAbovePercent = predictLargeAbove;
 
-    std::optional<int64_t> moduleBytes;
+    // The module's estimate is its kernel with the highest pressure relative
+    // to its own budget (kernels may require different SIMD widths).
+    PressureAttr pressure;
     AnalysisManager moduleAnalyses = getAnalysisManager().nest(module);
     for (Operation &op : module.getBody()->getOperations()) {
       if (!isKernel(&op))
         continue;
+      GRFBudget budget = getGRFBudget(*device, getRequiredSubgroupSize(&op));
       int64_t bytes = moduleAnalyses.nest(&op)
                           .getAnalysis<RegisterPressureAnalysis>()
                           .getPeakLiveBytes();
-      op.setAttr(XPUDialect::kPressureAttrName,
-                 getPressureAttr(context, bytes, budget, thresholds));
-      moduleBytes = std::max(moduleBytes.value_or(0), bytes);
+      PressureAttr kernelPressure =
+          getPressureAttr(context, bytes, budget, thresholds);
+      op.setAttr(XPUDialect::kPressureAttrName, kernelPressure);
+      if (!pressure ||
+          kernelPressure.getLiveBytes() * pressure.getSmallBudget() >
+              pressure.getLiveBytes() * kernelPressure.getSmallBudget())
+        pressure = kernelPressure;
     }
-    if (!moduleBytes)
+    if (!pressure)
       return;
-    PressureAttr pressure =
-        getPressureAttr(context, *moduleBytes, budget, thresholds);
     AutoPlan plan = AutoPlan::Measure;
     switch (pressure.getPrediction()) {
     case GRFPrediction::Small:
@@ -144,6 +152,9 @@ struct SelectGRFModePass
           xpuTargets.push_back(xpuTarget);
     if (xpuTargets.empty())
       return success();
+    // Before any split, so every part keeps its kernels' widths.
+    if (failed(applySubgroupSizes(module, xpuTargets)))
+      return failure();
 
     std::optional<GRFMode> moduleMode = getExplicitMode(module);
     ModeGroups groups;

@@ -59,8 +59,9 @@ private:
 };
 
 /// What one lane can hold in the small register file of a device, at the
-/// SIMD width IGC is assumed to pick for that device family (calibrated:
-/// SIMD32 on Xe-HPC, SIMD8 elsewhere).
+/// kernel's required SIMD width (its sub-group size) or, for a kernel that
+/// requires none, the width IGC is assumed to pick for that device family
+/// (calibrated: SIMD32 on Xe-HPC, SIMD8 elsewhere).
 struct GRFBudget {
   int64_t simd = 0;
   /// 128 registers * grfBytes / simd.
@@ -68,7 +69,8 @@ struct GRFBudget {
   /// 256 registers * grfBytes / simd.
   int64_t largeBytesPerLane = 0;
 };
-GRFBudget getGRFBudget(const DeviceInfo &device);
+GRFBudget getGRFBudget(const DeviceInfo &device,
+                       std::optional<unsigned> subgroupSize = std::nullopt);
 
 /// The confidence band, as percentages of the small budget: below
 /// `smallBelowPercent` the small register file is predicted to be enough,

@@ -63,31 +63,43 @@ def XPU_TargetAttr : AttrDef<XPU_Dialect, "Target"> {
     * `grf_mode`: the requested register file mode for kernels that do not
       set their own (default `auto`). `large` is rejected on devices whose
       compiler silently ignores the large-GRF flag (e.g. `tgllp`).
+    * `subgroup_size`: the sub-group size (SIMD width) every kernel lowered
+      for this target requires (`OpExecutionMode SubgroupSize`) unless the
+      kernel sets `intel_reqd_sub_group_size` itself. Absent: the device's
+      default (16, as upstream's XeVM path). `0`: none, IGC picks the width.
+      A size the device cannot run (8 on `pvc`) is rejected.
     * `flags`: extra IGC build options appended to every build.
 
     Example:
     ```mlir
     gpu.module @kernels [#xpu.target<arch = "pvc", grf_mode = auto>] { ... }
+    gpu.module @wide [#xpu.target<arch = "pvc", grf_mode = auto,
+                                  subgroup_size = 32>] { ... }
     ```
   }];
   let parameters = (ins
     StringRefParameter<"device architecture">:$arch,
     "::mlir::xpu::GRFMode":$grf_mode,
+    OptionalParameter<"::std::optional<unsigned>",
+                      "required sub-group size (0: none)">:$subgroup_size,
     StringRefParameter<"extra native compiler build options", "\"\"">:$flags
   );
-  // grf_mode is always spelled out: the mode is the point of the target.
-  let assemblyFormat = [{
-    `<` `arch` `=` $arch `,` `grf_mode` `=` $grf_mode
-        (`,` `flags` `=` $flags^)? `>`
-  }];
+  // grf_mode has no default: the mode is the point of the target.
+  let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let builders = [
     AttrBuilder<(ins "::llvm::StringRef":$arch,
                      CArg<"::mlir::xpu::GRFMode",
                           "::mlir::xpu::GRFMode::Auto">:$grfMode), [{
-      return $_get($_ctxt, arch, grfMode, "");
+      return $_get($_ctxt, arch, grfMode, std::nullopt, "");
     }]>
   ];
+  let extraClassDeclaration = [{
+    /// The sub-group size kernels of this target get unless they require
+    /// their own: `subgroup_size`, else the device's default; std::nullopt
+    /// for `subgroup_size = 0` (IGC picks).
+    std::optional<unsigned> getEffectiveSubgroupSize() const;
+  }];
 }
 
 //===----------------------------------------------------------------------===//

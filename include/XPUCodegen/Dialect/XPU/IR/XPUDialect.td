@@ -29,8 +29,11 @@ def XPU_Dialect : Dialect {
       it predicts; `#xpu.auto_plan`: which builds resolve an `auto` module.
 
     The discardable attributes `xpu.grf_mode`, `xpu.device_arch`,
-    `xpu.spill`, `xpu.pressure` and `xpu.auto_plan` may appear on `gpu.module`, `gpu.binary` and kernel
-    functions; the dialect verifies them wherever they appear.
+    `xpu.spill`, `xpu.pressure` and `xpu.auto_plan` may appear on
+    `gpu.module`, `gpu.binary` and kernel functions; the dialect verifies
+    them wherever they appear. `xpu.error` (a string) marks a `gpu.module`
+    that failed to lower or emit: later stages skip it, the other modules
+    still compile, and `xpu-native-codegen` reports it.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -43,6 +46,9 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kSpillAttrName = "xpu.spill";
     static constexpr ::llvm::StringLiteral kPressureAttrName = "xpu.pressure";
     static constexpr ::llvm::StringLiteral kAutoPlanAttrName = "xpu.auto_plan";
+    /// Marks a gpu.module that failed to lower or emit: later stages skip
+    /// it and xpu-native-codegen reports it, while the others still compile.
+    static constexpr ::llvm::StringLiteral kErrorAttrName = "xpu.error";
 
   private:
     void registerAttributes();

@@ -41,6 +41,54 @@ struct CodegenPipelineOptions
       llvm::cl::desc("Regular expression selecting gpu.module names")};
   PassOptions::Option<std::string> flags{
       *this, "flags", llvm::cl::desc("Extra native compiler build options")};
+  PassOptions::Option<int> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("Sub-group size kernels require unless they set their "
+                     "own (-1: the device's default, 16; 0: none)"),
+      llvm::cl::init(-1)};
+  PassOptions::Option<std::string> xegpuOpLevel{
+      *this, "xegpu-op-level",
+      llvm::cl::desc("Granularity of XeGPU ops: workgroup, subgroup or lane"),
+      llvm::cl::init("workgroup")};
+  PassOptions::Option<bool> use64bitIndex{
+      *this, "use-64bit-index",
+      llvm::cl::desc("Bitwidth of the index type (device, and host with "
+                     "host=true)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<unsigned> optLevel{
+      *this, "opt-level",
+      llvm::cl::desc("LLVM optimization level before SPIR-V emission"),
+      llvm::cl::init(2)};
+  PassOptions::Option<bool> host{
+      *this, "host",
+      llvm::cl::desc("Also lower the host side as upstream's "
+                     "gpu-lower-to-xevm-pipeline does (gpu-to-llvm)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> hostBarePtrCallConv{
+      *this, "host-bare-ptr-calling-convention",
+      llvm::cl::desc("host=true: bare pointers for host launches"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> kernelBarePtrCallConv{
+      *this, "kernel-bare-ptr-calling-convention",
+      llvm::cl::desc("host=true: bare pointers for kernel arguments"),
+      llvm::cl::init(false)};
+  PassOptions::Option<SPIRVValidation> validateSPIRV{
+      *this, "validate-spirv",
+      llvm::cl::desc("What a SPIRV-Tools rejection is"),
+      llvm::cl::init(SPIRVValidation::Warn),
+      llvm::cl::values(
+          clEnumValN(SPIRVValidation::Warn, "warn", "a warning"),
+          clEnumValN(SPIRVValidation::Strict, "strict", "an error"),
+          clEnumValN(SPIRVValidation::Off, "off", "not validated"))};
+  PassOptions::Option<uint64_t> timeoutMs{
+      *this, "timeout-ms",
+      llvm::cl::desc("Wall-clock limit per compile in ms (0: none)"),
+      llvm::cl::init(300000)};
+  PassOptions::Option<uint64_t> memoryLimitMiB{
+      *this, "memory-limit-mb",
+      llvm::cl::desc("Address-space limit per compiler worker in MiB (0: "
+                     "none)"),
+      llvm::cl::init(8192)};
   PassOptions::Option<BackendKind> backend{
       *this, "backend", llvm::cl::desc("Native compiler"),
       llvm::cl::init(BackendKind::Auto),

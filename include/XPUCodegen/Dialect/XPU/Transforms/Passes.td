@@ -18,8 +18,13 @@ def XPUAttachTarget : Pass<"xpu-attach-target", "::mlir::ModuleOp"> {
     left alone, so the pass is idempotent. Modules may list several targets
     (e.g. `pvc` and `acm-g10`); each yields its own object later.
 
-    An unknown `arch`, or `grf-mode=large` on a device without large GRF, is
-    an error located at the module.
+    `subgroup-size` records the sub-group size (SIMD width) the module's
+    kernels require, as `subgroup_size` on the target; without it the
+    device's default (16) applies when the module is lowered, and `0` asks
+    for none (IGC picks).
+
+    An unknown `arch`, `grf-mode=large` on a device without large GRF, or a
+    sub-group size the device cannot run, is an error located at the module.
 
     Example:
     ```
@@ -42,6 +47,9 @@ def XPUAttachTarget : Pass<"xpu-attach-target", "::mlir::ModuleOp"> {
                         "decided from measured spills"),
              clEnumValN(::mlir::xpu::GRFMode::Default, "default",
                         "no GRF flag (device default)"))}]>,
+    Option<"subgroupSize", "subgroup-size", "int", /*default=*/"-1",
+           "Sub-group size every kernel requires unless it sets its own "
+           "(-1: the device's default, 16; 0: none, IGC picks)">,
     Option<"flags", "flags", "std::string", /*default=*/"\"\"",
            "Extra native compiler build options">,
     Option<"moduleMatcher", "module", "std::string", /*default=*/"\"\"",
@@ -67,10 +75,17 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
     A mode the target's device cannot honour (`large` on `tgllp`) is an error
     at the kernel or module that asked for it.
 
+    Every kernel also gets its sub-group size, `intel_reqd_sub_group_size`
+    (which the lowering turns into `OpExecutionMode SubgroupSize`): its own
+    when it sets one, else the target's `subgroup_size`, else the device's
+    default (16, as upstream's XeVM path); none for `subgroup_size = 0`. A
+    size the device cannot run is an error at the kernel.
+
     With `predict=true`, every kernel whose mode resolves to `auto` gets a
     static register-pressure estimate, `xpu.pressure = #xpu.pressure<...>`
     (peak live bytes per lane against the small register file of the
-    target's device; docs/RegisterPressure.md), and every `auto` module gets
+    target's device at the kernel's sub-group size; docs/RegisterPressure.md),
+    and every `auto` module gets
     the estimate of its highest-pressure kernel and an `xpu.auto_plan` for
     `xpu-native-codegen`: `predict_small` when the estimate is below
     `predict-small-below` percent of the small budget (small is built;
@@ -112,18 +127,68 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
   ];
 }
 
+def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower the device code of an #xpu.target gpu.module to LLVM "
+                "and XeVM";
+  let description = [{
+    Lowers every `gpu.module` that lists an `#xpu.target` from `gpu`,
+    `arith`, `memref` (strided metadata included), `vector` (n-D, masks),
+    `scf`, `affine`, `math` (to XeVM's native math where it applies) and
+    `xegpu` to the LLVM and XeVM dialects, as the device half of upstream's
+    `gpu-lower-to-xevm-pipeline` does, ready for `xpu-emit-spirv`.
+
+    `xegpu-op-level` says at which granularity XeGPU ops are written:
+    `workgroup` (distributed to sub-groups, blocked to instructions, then to
+    lanes), `subgroup` (distributed to lanes) or `lane`.
+
+    Each module is lowered on its own, in parallel with the others. A module
+    that cannot be lowered is an error located at the op that stayed
+    unlowered; it is restored to its input, marked `xpu.error`, and skipped
+    by the later stages while the other modules still compile. The pass
+    fails unless `keep-going` is set (as `xpu-codegen-pipeline` does, whose
+    `xpu-native-codegen` reports every module and then fails).
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"xegpuOpLevel", "xegpu-op-level", "std::string",
+           /*default=*/"\"workgroup\"",
+           "Granularity of XeGPU ops: workgroup, subgroup or lane">,
+    Option<"use64bitIndex", "use-64bit-index", "bool", /*default=*/"true",
+           "Lower index to i64 (else i32)">,
+    Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
+           "Mark a module that fails with xpu.error and succeed, so later "
+           "passes still process the other modules">,
+  ];
+  let statistics = [
+    Statistic<"numLowered", "lowered", "Modules lowered">,
+    Statistic<"numFailed", "failed", "Modules that failed to lower">,
+  ];
+}
+
 def XPUEmitSPIRV : Pass<"xpu-emit-spirv", "::mlir::ModuleOp"> {
   let summary = "Serialize #xpu.target gpu.module ops to SPIR-V gpu.binary ops";
   let description = [{
     Replaces every `gpu.module` that lists `#xpu.target`s by a `gpu.binary`
     of the same name holding one SPIR-V object per target. A module in the
     LLVM dialect goes through LLVM's SPIR-V backend; a module holding a
-    `spirv.module` goes through MLIR's SPIR-V serializer. The SPIR-V is
-    validated with SPIRV-Tools; invalid SPIR-V is an error at the module.
+    `spirv.module` goes through MLIR's serializer and is kept as written.
+    Every kernel of an LLVM-dialect module gets its required sub-group size
+    (`intel_reqd_sub_group_size`, emitted as `OpExecutionMode SubgroupSize`):
+    its own, else the target's `subgroup_size`, else the device's default.
+
+    The SPIR-V is checked with SPIRV-Tools per `validate-spirv`: `warn` (a
+    rejection is a warning; SPIRV-Tools 2023.1 rejects SPIR-V that IGC
+    compiles), `strict` (an error) or `off`.
     The module's `xpu.grf_mode`, `xpu.pressure` and `xpu.auto_plan` move to
-    the binary. Modules without an
-    `#xpu.target` are left alone; mixing `#xpu.target` with other targets
-    is an error (use `gpu-module-to-binary` for those).
+    the binary. Modules without an `#xpu.target`, and modules an earlier
+    stage marked `xpu.error`, are left alone; mixing `#xpu.target` with
+    other targets is an error (use `gpu-module-to-binary` for those).
+
+    A module that cannot be emitted is an error at the module; it stays a
+    `gpu.module` marked `xpu.error` and the others are still emitted. The
+    pass then fails unless `keep-going` is set.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect",
@@ -131,6 +196,18 @@ def XPUEmitSPIRV : Pass<"xpu-emit-spirv", "::mlir::ModuleOp"> {
   let options = [
     Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
            "LLVM optimization level before SPIR-V emission">,
+    Option<"validateSPIRV", "validate-spirv", "::mlir::xpu::SPIRVValidation",
+           /*default=*/"::mlir::xpu::SPIRVValidation::Warn",
+           "What a SPIRV-Tools rejection is", [{::llvm::cl::values(
+             clEnumValN(::mlir::xpu::SPIRVValidation::Warn, "warn",
+                        "a warning; the module is still emitted"),
+             clEnumValN(::mlir::xpu::SPIRVValidation::Strict, "strict",
+                        "an error at the module"),
+             clEnumValN(::mlir::xpu::SPIRVValidation::Off, "off",
+                        "not validated"))}]>,
+    Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
+           "Mark a module that fails with xpu.error and succeed, so later "
+           "passes still process the other modules">,
   ];
 }
 
@@ -161,10 +238,21 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     (`predicted`, `measured`, `speculated`, `forced` or `igc`; with the
     estimate as `estimated_live_bytes` and `prediction`) and per-kernel
     `kernels` facts (`grf_count`, `simd`, `spill_size`, `private_size`,
-    `n_spills`). A module that fails (invalid SPIR-V, a compiler error, a
-    crashed or runaway compiler) is an error at its `gpu.binary` carrying
-    the cause and build log; the other modules still compile and are
-    reported.
+    `n_spills`). A module that fails (a compiler error, a crashed or runaway
+    compiler, or an earlier stage's `xpu.error`) is an error at its
+    `gpu.binary` carrying the cause and build log; the other modules still
+    compile, and the report lists every module in input order.
+
+    SPIR-V is checked with SPIRV-Tools per `validate-spirv`: `warn` (the
+    default: a rejection is a warning and a `"validation"` report entry, and
+    the module still compiles in the isolated worker), `strict` (the
+    module's error) or `off`. SPIR-V made elsewhere is compiled as given,
+    with its own `SubgroupSize` or none.
+
+    Objects of upstream's `#xevm.target` (SPIR-V, or the SPIR-V assembly
+    text MLIR 22 emits) are compiled as
+    `#xpu.target<arch = chip, grf_mode = grf-mode>` and replaced by native
+    objects with the same properties.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
@@ -197,9 +285,28 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
            "Write a JSON report of every decision to this path">,
     Option<"remarks", "remarks", "bool", /*default=*/"false",
            "Emit a remark explaining each module's GRF decision">,
-    Option<"validateSPIRV", "validate-spirv", "bool", /*default=*/"true",
-           "Validate SPIR-V with SPIRV-Tools before compiling it (off: only "
-           "the worker isolation protects against malformed SPIR-V)">,
+    Option<"validateSPIRV", "validate-spirv", "::mlir::xpu::SPIRVValidation",
+           /*default=*/"::mlir::xpu::SPIRVValidation::Warn",
+           "What a SPIRV-Tools rejection is", [{::llvm::cl::values(
+             clEnumValN(::mlir::xpu::SPIRVValidation::Warn, "warn",
+                        "a warning and a report entry; still compiled in "
+                        "the isolated worker"),
+             clEnumValN(::mlir::xpu::SPIRVValidation::Strict, "strict",
+                        "an error for that module"),
+             clEnumValN(::mlir::xpu::SPIRVValidation::Off, "off",
+                        "not validated (only the worker isolation stands "
+                        "between malformed SPIR-V and the host)"))}]>,
+    Option<"grfMode", "grf-mode", "::mlir::xpu::GRFMode",
+           /*default=*/"::mlir::xpu::GRFMode::Auto",
+           "GRF mode for #xevm.target objects", [{::llvm::cl::values(
+             clEnumValN(::mlir::xpu::GRFMode::Small, "small",
+                        "128 registers per thread"),
+             clEnumValN(::mlir::xpu::GRFMode::Large, "large",
+                        "256 registers per thread"),
+             clEnumValN(::mlir::xpu::GRFMode::Auto, "auto",
+                        "decided from measured spills"),
+             clEnumValN(::mlir::xpu::GRFMode::Default, "default",
+                        "no GRF flag (device default)"))}]>,
     Option<"verifyPredictedLarge", "verify-predicted-large", "bool",
            /*default=*/"true",
            "When a module predicted large (xpu-select-grf-mode predict=true) "

@@ -1,0 +1,51 @@
+//===- SPIRVModuleInfo.h - Facts read from a SPIR-V binary ------*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The kernel-level facts the GRF decision and the report need from a SPIR-V
+// module made anywhere (this project, LLVM, Triton, clang): each kernel's
+// required sub-group size and work-group size. Read with SPIRV-Tools' binary
+// parser, so malformed input is an error, never an out-of-bounds read.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_SPIRV_SPIRVMODULEINFO_H
+#define XPUCODEGEN_TARGET_SPIRV_SPIRVMODULEINFO_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+
+/// One `OpEntryPoint Kernel` and its execution modes.
+struct SPIRVKernelInfo {
+  std::string name;
+  /// `OpExecutionMode SubgroupSize`, when the kernel requires one.
+  std::optional<uint32_t> subgroupSize;
+  /// `OpExecutionMode LocalSize` (reqd_work_group_size), when present.
+  std::optional<std::array<uint32_t, 3>> localSize;
+};
+
+struct SPIRVModuleInfo {
+  std::vector<SPIRVKernelInfo> kernels;
+
+  /// The sub-group size every kernel requires, when they all require the
+  /// same one; std::nullopt when some kernel requires none or they differ.
+  std::optional<uint32_t> getCommonSubgroupSize() const;
+};
+
+/// Reads the kernels of a SPIR-V binary (either byte order). Fails on input
+/// that SPIRV-Tools cannot parse.
+llvm::Expected<SPIRVModuleInfo> readSPIRVModuleInfo(llvm::ArrayRef<char> spirv);
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_SPIRV_SPIRVMODULEINFO_H

@@ -1,0 +1,187 @@
+//===- LowerToXeVM.cpp - Device code to the LLVM and XeVM dialects --------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The device half of upstream's gpu-lower-to-xevm-pipeline, run on one
+// gpu.module at a time as a dynamic pipeline, so a module that cannot be
+// lowered is that module's error: it is restored and marked, and the others
+// go on.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/LLVMIR/XeVMDialect.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/XeGPU/IR/XeGPU.h"
+#include "mlir/Dialect/XeGPU/Transforms/Passes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPULOWERTOXEVM
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+using GPUModulePM = OpPassManager;
+
+/// XeGPU at workgroup level: distribute to sub-groups, then block each
+/// sub-group's ops into instruction-sized pieces.
+static void addXeGPUWorkgroupPasses(GPUModulePM &pm) {
+  pm.addPass(xegpu::createXeGPUWgToSgDistribute());
+  pm.addPass(createCSEPass());
+  xegpu::XeGPUPropagateLayoutOptions instData;
+  instData.layoutKind = "inst";
+  pm.addPass(xegpu::createXeGPUPropagateLayout(instData));
+  pm.addPass(xegpu::createXeGPUBlocking());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+/// XeGPU at sub-group level: distribute to lanes, then flatten vectors.
+static void addXeGPUSubgroupPasses(GPUModulePM &pm) {
+  xegpu::XeGPUPropagateLayoutOptions lane;
+  lane.layoutKind = "lane";
+  pm.addPass(xegpu::createXeGPUPropagateLayout(lane));
+  pm.addPass(xegpu::createXeGPUSubgroupDistribute());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(xegpu::createXeGPUVectorLinearize());
+}
+
+/// Everything to the LLVM and XeVM dialects. Structured control flow is
+/// lowered only after the GPU ops: the other order mismatches block
+/// argument types.
+static void addToLLVMPasses(GPUModulePM &pm, bool use64bitIndex) {
+  pm.addPass(createConvertMathToXeVM());
+  pm.addPass(createConvertXeGPUToXeVMPass());
+  ConvertGpuOpsToLLVMSPVOpsOptions gpuToLLVMSPV;
+  gpuToLLVMSPV.use64bitIndex = use64bitIndex;
+  pm.addPass(createConvertGpuOpsToLLVMSPVOps(gpuToLLVMSPV));
+  pm.addPass(createCSEPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+static void buildDevicePipeline(GPUModulePM &pm, StringRef xegpuOpLevel,
+                                bool use64bitIndex) {
+  pm.addPass(createCSEPass());
+  pm.addPass(createConvertVectorToSCFPass());
+  pm.addPass(createLowerAffinePass());
+  if (xegpuOpLevel == "workgroup")
+    addXeGPUWorkgroupPasses(pm);
+  if (xegpuOpLevel == "workgroup" || xegpuOpLevel == "subgroup")
+    addXeGPUSubgroupPasses(pm);
+  addToLLVMPasses(pm, use64bitIndex);
+}
+
+/// Whether `op` may reach xpu-emit-spirv: LLVM ops, and XeVM ops, which
+/// translate to LLVM IR directly.
+static bool isLowered(Operation *op) {
+  return isa<LLVM::LLVMDialect, xevm::XeVMDialect>(op->getDialect());
+}
+
+/// The first op of `module` that is neither lowered nor a conversion cast.
+static Operation *findUnloweredOp(gpu::GPUModuleOp module) {
+  Operation *unlowered = nullptr;
+  module.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (isLowered(op) || isa<UnrealizedConversionCastOp>(op))
+      return WalkResult::advance();
+    unlowered = op;
+    return WalkResult::interrupt();
+  });
+  return unlowered;
+}
+
+namespace {
+struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The dynamic pipeline's dialects must be loaded before it runs.
+    GPUModulePM pm(gpu::GPUModuleOp::getOperationName());
+    buildDevicePipeline(pm, "workgroup", true);
+    pm.getDependentDialects(registry);
+    registry.insert<xevm::XeVMDialect>();
+  }
+
+  void runOnOperation() override {
+    gpu::GPUModuleOp module = getOperation();
+    if (getXPUTargets(module).empty() || getModuleFailure(module))
+      return;
+    if (!llvm::is_contained({"workgroup", "subgroup", "lane"},
+                            StringRef(xegpuOpLevel))) {
+      module.emitError() << "xpu-lower-to-xevm: xegpu-op-level must be "
+                            "workgroup, subgroup or lane, got '"
+                         << xegpuOpLevel << "'";
+      return signalPassFailure();
+    }
+    if (succeeded(lower(module))) {
+      ++numLowered;
+      return;
+    }
+    ++numFailed;
+    if (failed(finishModuleStage(1, keepGoing)))
+      signalPassFailure();
+  }
+
+  /// Lowers `module`; on failure restores its input and marks it failed.
+  LogicalResult lower(gpu::GPUModuleOp module) {
+    OwningOpRef<Operation *> input(module->clone());
+    // Modules without XeGPU ops skip the XeGPU passes: upstream runs them
+    // anyway, and their layout propagation rejects plain vector code.
+    bool hasXeGPU = module.getBody()
+                        ->walk([](Operation *op) {
+                          return isa<xegpu::XeGPUDialect>(op->getDialect())
+                                     ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+                        })
+                        .wasInterrupted();
+    GPUModulePM pm(gpu::GPUModuleOp::getOperationName());
+    buildDevicePipeline(pm, hasXeGPU ? StringRef(xegpuOpLevel) : "lane",
+                        use64bitIndex);
+    FirstErrorRecorder recorder(&getContext());
+    bool lowered = succeeded(runPipeline(pm, module));
+    // Past the GPU conversion, an op left over is what has no lowering;
+    // before it, the failing pass has said what went wrong.
+    Operation *unlowered = findUnloweredOp(module);
+    bool pastGPUConversion = unlowered && !isa<gpu::GPUFuncOp>(unlowered) &&
+                             !unlowered->getParentOfType<gpu::GPUFuncOp>();
+    if (lowered && !unlowered)
+      return success();
+
+    if (pastGPUConversion || (lowered && unlowered))
+      unlowered->emitError()
+          << "xpu-lower-to-xevm: '" << unlowered->getName()
+          << "' has no lowering to the LLVM or XeVM dialect (nor in upstream's "
+             "gpu-lower-to-xevm-pipeline); rewrite it into ops that have one";
+    std::string message = recorder.getMessage(
+        "xpu-lower-to-xevm: the module could not be lowered to the LLVM and "
+        "XeVM dialects");
+    // Loses nothing: the module keeps its input for the user to inspect.
+    module.getBodyRegion().takeBody((*input)->getRegion(0));
+    module->setAttrs((*input)->getAttrDictionary());
+    markModuleFailed(module, message);
+    return failure();
+  }
+};
+} // namespace
