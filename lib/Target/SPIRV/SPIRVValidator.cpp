@@ -79,13 +79,16 @@ llvm::Error mlir::xpu::validateSPIRV(llvm::ArrayRef<char> spirv) {
 llvm::Expected<std::vector<char>>
 mlir::xpu::assembleSPIRV(llvm::StringRef text) {
   std::vector<std::string> messages;
-  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_6);
+  // The version LLVM 22's SPIR-V backend writes and IGC 1.0.12504 accepts.
+  spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_4);
   tools.SetMessageConsumer([&](spv_message_level_t, const char *,
                                const spv_position_t &position,
                                const char *message) {
     messages.push_back(
         llvm::formatv("line {0}: {1}", position.line + 1, message).str());
   });
+  // MLIR's serializer leaves the C string's terminator in the attribute.
+  text = text.rtrim(llvm::StringRef("\0", 1));
   std::vector<uint32_t> words;
   if (!tools.Assemble(text.data(), text.size(), &words)) {
     if (messages.empty())

@@ -55,6 +55,16 @@ static bool isZebin(ArrayRef<char> bytes) {
   return llvm::support::endian::read16le(bytes.data() + 18) == kMachineIntelGT;
 }
 
+/// Where to report a problem of `op`: its line without a column. A binary
+/// printed by MLIR holds its whole payload on that line (megabytes), which
+/// diagnostic handlers echo under a located message; without a column they
+/// print only `file:line`.
+static Location getLineLoc(Operation *op) {
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    return FileLineColLoc::get(loc.getFilename(), loc.getLine(), 0);
+  return op->getLoc();
+}
+
 namespace {
 /// Where one request came from: object `index` of `binary`.
 struct ObjectSlot {
@@ -160,7 +170,7 @@ struct NativeCodegenPass
       if (!result) {
         std::string message = llvm::toString(result.takeError());
         // Located at the binary, without printing it: its payload is huge.
-        mlir::emitError(slot.binary.getLoc())
+        mlir::emitError(getLineLoc(slot.binary))
             << "xpu-native-codegen: module '" << request.name << "' for arch '"
             << request.arch << "' failed: " << getExcerpt(message);
         entries.push_back(llvm::json::Value(
@@ -193,7 +203,7 @@ struct NativeCodegenPass
                   StringRef message, std::vector<ReportSlot> &reportSlots,
                   bool diagnose = true) {
     if (diagnose)
-      mlir::emitError(op->getLoc())
+      mlir::emitError(getLineLoc(op))
           << "xpu-native-codegen: " << getExcerpt(message) << " (module '"
           << name << "', arch '" << arch << "')";
     reportSlots.push_back(
@@ -275,7 +285,7 @@ struct NativeCodegenPass
     std::string targetError;
     target = TargetAttr::getChecked(
         [&] {
-          return mlir::emitError(binary.getLoc()) << "xpu-native-codegen: ";
+          return mlir::emitError(getLineLoc(binary)) << "xpu-native-codegen: ";
         },
         &getContext(), xevmTarget.getChip(), grfMode.getValue(),
         std::optional<unsigned>(), StringRef());
@@ -308,13 +318,13 @@ struct NativeCodegenPass
     const GRFDecision &decision = result.decision;
     const BuildAttempt &chosen = decision.getChosen();
     if (!result.validation.empty())
-      mlir::emitWarning(slot.binary.getLoc())
+      mlir::emitWarning(getLineLoc(slot.binary))
           << "xpu-native-codegen: SPIRV-Tools rejects the SPIR-V of '"
           << result.name << "' (compiled anyway in an isolated worker; "
           << "validate-spirv=strict makes this an error): "
           << getExcerpt(result.validation);
     if (remarks)
-      mlir::emitRemark(slot.binary.getLoc())
+      mlir::emitRemark(getLineLoc(slot.binary))
           << "xpu-native-codegen: '" << result.name << "' on " << result.arch
           << ": " << getEffectiveGRFMode(chosen)
           << " GRF (n_regs = " << getNRegs(chosen.mode) << ", "
@@ -328,7 +338,7 @@ struct NativeCodegenPass
     if (forced && chosen.spillSize > 0)
       for (const KernelMeasurement &kernel : chosen.kernels)
         if (kernel.spillSize > 0)
-          mlir::emitWarning(slot.binary.getLoc())
+          mlir::emitWarning(getLineLoc(slot.binary))
               << "xpu-native-codegen: kernel '" << kernel.name << "' spills "
               << kernel.spillSize << " bytes per thread in "
               << stringifyBuildGRF(chosen.mode) << " GRF mode on "
