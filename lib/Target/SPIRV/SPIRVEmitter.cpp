@@ -60,7 +60,7 @@ protected:
                             << llvmModule << "\n");
     llvm::ErrorOr<std::string> llc = findLLC();
     if (!llc)
-      return getModule().emitError()
+      return mlir::emitError(getModule().getLoc())
              << "xpu-emit-spirv: cannot find LLVM's llc (set XPU_CODEGEN_LLC)";
 
     llvm::SmallString<128> bitcodePath, spirvPath, logPath;
@@ -69,7 +69,7 @@ protected:
           std::pair(&logPath, "log")})
       if (std::error_code error = llvm::sys::fs::createTemporaryFile(
               "xpu-emit-spirv", suffix, *path))
-        return getModule().emitError()
+        return mlir::emitError(getModule().getLoc())
                << "xpu-emit-spirv: cannot create a temporary file: "
                << error.message();
     llvm::FileRemover removeBitcode(bitcodePath), removeSPIRV(spirvPath),
@@ -78,7 +78,7 @@ protected:
       std::error_code error;
       llvm::raw_fd_ostream bitcode(bitcodePath, error);
       if (error)
-        return getModule().emitError()
+        return mlir::emitError(getModule().getLoc())
                << "xpu-emit-spirv: cannot write bitcode: " << error.message();
       llvm::WriteBitcodeToFile(llvmModule, bitcode);
     }
@@ -99,14 +99,14 @@ protected:
                                        &message);
     if (rc != 0) {
       auto log = llvm::MemoryBuffer::getFile(logPath);
-      return getModule().emitError()
+      return mlir::emitError(getModule().getLoc())
              << "xpu-emit-spirv: LLVM's SPIR-V backend failed (" << rc
              << (message.empty() ? "" : ": ") << message << ")"
              << (log ? ":\n" + (*log)->getBuffer().str() : std::string());
     }
     auto spirv = llvm::MemoryBuffer::getFile(spirvPath);
     if (!spirv)
-      return getModule().emitError()
+      return mlir::emitError(getModule().getLoc())
              << "xpu-emit-spirv: cannot read the SPIR-V: "
              << spirv.getError().message();
     llvm::StringRef bytes = (*spirv)->getBuffer();
@@ -131,7 +131,7 @@ static FailureOr<SmallVector<char, 0>>
 serializeSPIRVDialect(gpu::GPUModuleOp module, spirv::ModuleOp spirvModule) {
   SmallVector<uint32_t> words;
   if (failed(spirv::serialize(spirvModule, words)))
-    return module.emitError()
+    return mlir::emitError(module.getLoc())
            << "xpu-emit-spirv: cannot serialize the nested spirv.module";
   SmallVector<char, 0> bytes(words.size() * sizeof(uint32_t));
   std::memcpy(bytes.data(), words.data(), bytes.size());
@@ -143,9 +143,10 @@ FailureOr<SmallVector<char, 0>> mlir::xpu::emitSPIRV(gpu::GPUModuleOp module,
   auto spirvModules = module.getOps<spirv::ModuleOp>();
   size_t numSPIRVModules = llvm::range_size(spirvModules);
   if (numSPIRVModules > 1)
-    return module.emitError() << "xpu-emit-spirv: expected at most one "
-                                 "spirv.module in the gpu.module, found "
-                              << numSPIRVModules;
+    return mlir::emitError(module.getLoc())
+           << "xpu-emit-spirv: expected at most one "
+              "spirv.module in the gpu.module, found "
+           << numSPIRVModules;
 
   FailureOr<SmallVector<char, 0>> spirv;
   if (numSPIRVModules == 1) {
@@ -155,7 +156,8 @@ FailureOr<SmallVector<char, 0>> mlir::xpu::emitSPIRV(gpu::GPUModuleOp module,
     // lowering did not run; say so instead of a translation failure.
     Operation *unlowered = nullptr;
     module.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (!isa<LLVM::LLVMDialect, xevm::XeVMDialect>(op->getDialect())) {
+      if (!isa_and_present<LLVM::LLVMDialect, xevm::XeVMDialect>(
+              op->getDialect())) {
         unlowered = op;
         return WalkResult::interrupt();
       }
@@ -185,12 +187,14 @@ LogicalResult mlir::xpu::checkSPIRV(Operation *op, ArrayRef<char> spirv,
     return success();
   std::string message = llvm::toString(std::move(error));
   if (mode == SPIRVValidation::Strict)
-    return op->emitError() << pass << ": SPIRV-Tools rejects the SPIR-V of "
-                           << "this module: " << message;
-  op->emitWarning() << pass << ": SPIRV-Tools rejects the SPIR-V of this "
-                    << "module (IGC may still accept it; it is compiled in an "
-                       "isolated worker; validate-spirv=strict makes this an "
-                       "error): "
-                    << message;
+    return mlir::emitError(op->getLoc())
+           << pass << ": SPIRV-Tools rejects the SPIR-V of "
+           << "this module: " << message;
+  mlir::emitWarning(op->getLoc())
+      << pass << ": SPIRV-Tools rejects the SPIR-V of this "
+      << "module (IGC may still accept it; it is compiled in an "
+         "isolated worker; validate-spirv=strict makes this an "
+         "error): "
+      << message;
   return success();
 }

@@ -96,7 +96,9 @@ static void buildDevicePipeline(GPUModulePM &pm, StringRef xegpuOpLevel,
 /// Whether `op` may reach xpu-emit-spirv: LLVM ops, and XeVM ops, which
 /// translate to LLVM IR directly.
 static bool isLowered(Operation *op) {
-  return isa<LLVM::LLVMDialect, xevm::XeVMDialect>(op->getDialect());
+  // Unregistered ops have no dialect.
+  return isa_and_present<LLVM::LLVMDialect, xevm::XeVMDialect>(
+      op->getDialect());
 }
 
 /// The first op of `module` that is neither lowered nor a conversion cast.
@@ -149,13 +151,14 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
     OwningOpRef<Operation *> input(module->clone());
     // Modules without XeGPU ops skip the XeGPU passes: upstream runs them
     // anyway, and their layout propagation rejects plain vector code.
-    bool hasXeGPU = module.getBody()
-                        ->walk([](Operation *op) {
-                          return isa<xegpu::XeGPUDialect>(op->getDialect())
-                                     ? WalkResult::interrupt()
-                                     : WalkResult::advance();
-                        })
-                        .wasInterrupted();
+    bool hasXeGPU =
+        module.getBody()
+            ->walk([](Operation *op) {
+              return isa_and_present<xegpu::XeGPUDialect>(op->getDialect())
+                         ? WalkResult::interrupt()
+                         : WalkResult::advance();
+            })
+            .wasInterrupted();
     GPUModulePM pm(gpu::GPUModuleOp::getOperationName());
     buildDevicePipeline(pm, hasXeGPU ? StringRef(xegpuOpLevel) : "lane",
                         use64bitIndex);
