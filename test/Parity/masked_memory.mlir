@@ -1,0 +1,55 @@
+// Masked memory operations (vector.maskedload / vector.maskedstore, what a
+// tail loop's masked transfers become) lower to llvm.intr.masked.load /
+// .store, which LLVM 22's SPIR-V backend cannot select ("incompatible
+// result and operand types in a bitcast", an abort): neither upstream's
+// path nor this project compiles that module today. The project reports it
+// as that module's error; the unmasked sibling compiles and is written.
+// (Rewriting them with vector's masked load/store emulation patterns, as
+// the SPIR-V dialect path does, would compile the module: see
+// bench/README.md, "Parity".)
+// REQUIRES: ocloc
+// RUN: not xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.json" -o %t.mlir 2>%t.err
+// RUN: FileCheck %s --input-file=%t.mlir
+// RUN: FileCheck %s --check-prefix=ERR --input-file=%t.err
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.json
+
+// CHECK: gpu.module @masked_tail
+// CHECK-SAME: xpu.error
+// CHECK: gpu.binary @full_rows {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {{{.*}}copy_rows = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}
+// CHECK-SAME: n_regs = 128 : i32, spill_size = 0 : i64, subgroup_size = 16 : i32}, bin = "\7FELF
+// ERR: masked_memory.mlir:[[@LINE+9]]:3: error: xpu-emit-spirv: LLVM's SPIR-V backend failed
+// ERR-NEXT: incompatible result and operand types in a bitcast
+// ERR-NOT: error:
+// REPORT: "error": "xpu-emit-spirv:
+// REPORT: "module": "masked_tail"
+// REPORT: "module": "full_rows",
+// REPORT-NEXT: "n_regs": 128,
+
+module attributes {gpu.container_module} {
+  gpu.module @masked_tail {
+    gpu.func @axpy_tail(%x: memref<?xf32>, %y: memref<?xf32>, %n: index, %alpha: f32) kernel {
+      %c8 = arith.constant 8 : index
+      %gid = gpu.global_id x
+      %base = arith.muli %gid, %c8 : index
+      %left = arith.subi %n, %base : index
+      %pass = arith.constant dense<0.0> : vector<8xf32>
+      %mask = vector.create_mask %left : vector<8xi1>
+      %xv = vector.maskedload %x[%base], %mask, %pass : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+      %yv = vector.maskedload %y[%base], %mask, %pass : memref<?xf32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+      %a = vector.broadcast %alpha : f32 to vector<8xf32>
+      %r = vector.fma %a, %xv, %yv : vector<8xf32>
+      vector.maskedstore %y[%base], %mask, %r : memref<?xf32>, vector<8xi1>, vector<8xf32>
+      gpu.return
+    }
+  }
+  gpu.module @full_rows {
+    gpu.func @copy_rows(%x: memref<?xf32>, %y: memref<?xf32>) kernel {
+      %c8 = arith.constant 8 : index
+      %gid = gpu.global_id x
+      %base = arith.muli %gid, %c8 : index
+      %v = vector.load %x[%base] : memref<?xf32>, vector<8xf32>
+      vector.store %v, %y[%base] : memref<?xf32>, vector<8xf32>
+      gpu.return
+    }
+  }
+}
