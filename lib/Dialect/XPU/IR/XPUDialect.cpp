@@ -35,12 +35,14 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
   StringRef name = attr.getName().getValue();
   if (name != kGRFModeAttrName && name != kDeviceArchAttrName &&
       name != kSpillAttrName && name != kPressureAttrName &&
-      name != kAutoPlanAttrName && name != kErrorAttrName)
+      name != kAutoPlanAttrName && name != kErrorAttrName &&
+      name != kDuplicatesAttrName)
     return op->emitOpError()
            << "has unknown xpu attribute '" << name << "'; expected one of '"
            << kGRFModeAttrName << "', '" << kDeviceArchAttrName << "', '"
            << kSpillAttrName << "', '" << kPressureAttrName << "', '"
-           << kAutoPlanAttrName << "', '" << kErrorAttrName << "'";
+           << kAutoPlanAttrName << "', '" << kErrorAttrName << "', '"
+           << kDuplicatesAttrName << "'";
   if (!canCarryXPUAttrs(op))
     return op->emitOpError()
            << "'" << name
@@ -70,6 +72,15 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError()
              << "'" << name << "' must be a #xpu.pressure attribute, got "
              << attr.getValue();
+    return success();
+  }
+  if (name == kDuplicatesAttrName) {
+    auto names = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>) ||
+        !isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      return op->emitOpError() << "'" << name
+                               << "' must be an array of module names on a "
+                                  "gpu.module or gpu.binary";
     return success();
   }
   if (name == kErrorAttrName) {

@@ -48,6 +48,8 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   select.predictSmallBelow = options.predictSmallBelow;
   select.predictLargeAbove = options.predictLargeAbove;
   pm.addPass(createXPUSelectGRFMode(select));
+  if (options.dedupe)
+    pm.addPass(createXPUDedupeModules());
 
   // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
   // a time; a module that fails is marked and reported at the end.

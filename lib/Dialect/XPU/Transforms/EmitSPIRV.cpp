@@ -85,7 +85,7 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
     // modules the pressure estimate and the plan of xpu-select-grf-mode.
     for (StringRef name :
          {XPUDialect::kGRFModeAttrName, XPUDialect::kPressureAttrName,
-          XPUDialect::kAutoPlanAttrName})
+          XPUDialect::kAutoPlanAttrName, XPUDialect::kDuplicatesAttrName})
       if (Attribute attr = module->getAttr(name))
         binary->setAttr(name, attr);
     module.erase();

@@ -78,6 +78,9 @@ struct ObjectSlot {
 struct ReportSlot {
   std::optional<llvm::json::Value> entry;
   size_t request = 0;
+  /// A module xpu-dedupe-modules folded into the request's: its entry is
+  /// the request's, under its own name.
+  std::string duplicate;
 };
 
 struct NativeCodegenPass
@@ -135,7 +138,7 @@ struct NativeCodegenPass
     std::vector<llvm::json::Value> entries;
     for (ReportSlot &slot : reportSlots)
       entries.push_back(slot.entry ? std::move(*slot.entry)
-                                   : std::move(*resultEntries[slot.request]));
+                                   : getEntry(slot, resultEntries));
 
     // The report is written even when some modules failed: it is how the
     // caller learns what did compile.
@@ -151,6 +154,21 @@ struct NativeCodegenPass
     if (reportFailed ||
         failed(finishModuleStage(moduleFailures, /*keepGoing=*/false)))
       signalPassFailure();
+  }
+
+  /// The report entry of a request slot (a copy under the folded module's
+  /// name for a duplicate).
+  static llvm::json::Value
+  getEntry(const ReportSlot &slot,
+           ArrayRef<std::optional<llvm::json::Value>> resultEntries) {
+    llvm::json::Value entry = *resultEntries[slot.request];
+    if (slot.duplicate.empty())
+      return entry;
+    llvm::json::Object *object = entry.getAsObject();
+    std::optional<StringRef> kept = object->getString("module");
+    object->insert({"deduplicated_from", kept ? kept->str() : ""});
+    (*object)["module"] = slot.duplicate;
+    return entry;
   }
 
   /// Writes every result back as a native object (or a located error) and
@@ -207,7 +225,7 @@ struct NativeCodegenPass
           << "xpu-native-codegen: " << getExcerpt(message) << " (module '"
           << name << "', arch '" << arch << "')";
     reportSlots.push_back(
-        {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0});
+        {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0, ""});
     ++numFailed;
     ++moduleFailures;
   }
@@ -243,7 +261,11 @@ struct NativeCodegenPass
       if (failed(spirv) || spirv->empty())
         continue;
       slots.push_back({binary, static_cast<unsigned>(index), target});
-      reportSlots.push_back({std::nullopt, requests.size()});
+      reportSlots.push_back({std::nullopt, requests.size(), ""});
+      if (auto duplicates =
+              binary->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName))
+        for (auto name : duplicates.getAsRange<StringAttr>())
+          reportSlots.push_back({std::nullopt, requests.size(), name.str()});
       requests.push_back(
           getCompileRequest(binary, binary.getName(), target, *spirv));
     }

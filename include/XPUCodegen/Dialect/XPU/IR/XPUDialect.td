@@ -49,6 +49,10 @@ def XPU_Dialect : Dialect {
     /// Marks a gpu.module that failed to lower or emit: later stages skip
     /// it and xpu-native-codegen reports it, while the others still compile.
     static constexpr ::llvm::StringLiteral kErrorAttrName = "xpu.error";
+    /// Names of the modules xpu-dedupe-modules folded into this one (equal
+    /// up to symbol names), for the report.
+    static constexpr ::llvm::StringLiteral kDuplicatesAttrName =
+        "xpu.duplicates";
 
   private:
     void registerAttributes();

@@ -59,6 +59,11 @@ struct CodegenPipelineOptions
       *this, "opt-level",
       llvm::cl::desc("LLVM optimization level before SPIR-V emission"),
       llvm::cl::init(2)};
+  PassOptions::Option<bool> dedupe{
+      *this, "dedupe",
+      llvm::cl::desc("Compile modules equal up to symbol names once "
+                     "(xpu-dedupe-modules)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> host{
       *this, "host",
       llvm::cl::desc("Also lower the host side as upstream's "

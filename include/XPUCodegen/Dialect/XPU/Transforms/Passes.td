@@ -127,6 +127,26 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
   ];
 }
 
+def XPUDedupeModules : Pass<"xpu-dedupe-modules", "::mlir::ModuleOp"> {
+  let summary = "Compile gpu.module ops that are equal up to symbol names once";
+  let description = [{
+    Finds `#xpu.target` `gpu.module`s that are equal up to their symbol
+    names (the module's and those of the functions inside, as in IREE's
+    "1000 executables, 50 unique"), keeps the first of each group, rewrites
+    every `gpu.launch_func` of the others to the kept module's matching
+    kernel, and erases them. The kept module lists the names it stands for in
+    `xpu.duplicates`; `xpu-native-codegen` reports every original module,
+    the folded ones with `"deduplicated_from"`. Targets, GRF modes and every
+    other attribute take part in the comparison; modules marked `xpu.error`
+    are left alone.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numFolded", "folded", "Modules folded into an equal one">,
+  ];
+}
+
 def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower the device code of an #xpu.target gpu.module to LLVM "
                 "and XeVM";
