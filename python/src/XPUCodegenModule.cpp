@@ -124,8 +124,7 @@ bool checkOptions(const CompileOptions &options, llvm::StringRef location,
     return false;
   };
   if (!lookupDevice(options.arch))
-    return fail(llvm::formatv("unknown Intel GPU arch '{0}'; valid archs: {1}",
-                              options.arch, getValidDeviceNames()));
+    return fail(describeUnknownDevice(options.arch));
   if (!parsePolicy(options.grfMode))
     return fail("unknown GRF mode '" + options.grfMode +
                 "'; valid: small, large, auto, default");

@@ -189,9 +189,7 @@ prepare(const ModuleCompileRequest &request,
   PreparedModule module;
   module.device = lookupDevice(request.arch);
   if (!module.device)
-    return llvm::createStringError(
-        llvm::formatv("unknown Intel GPU arch '{0}'; valid archs: {1}",
-                      request.arch, getValidDeviceNames()));
+    return llvm::createStringError(describeUnknownDevice(request.arch));
   if (!isSPIRV(request.spirv))
     return llvm::createStringError("not a SPIR-V module");
   // Structural, whatever the validation mode: IGC reads whole words.
@@ -214,7 +212,7 @@ prepare(const ModuleCompileRequest &request,
     llvm::consumeError(info.takeError());
 
   module.policy = request.policy;
-  if (!module.device->supportsLargeGRF) {
+  if (!module.device->supportsLargeGRF()) {
     if (request.policy == GRFPolicy::Large)
       return llvm::createStringError(llvm::formatv(
           "arch '{0}' does not support large GRF mode: IGC would silently "

@@ -10,6 +10,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
+
 using namespace mlir::xpu;
 
 // PCI device IDs (Intel's public device ID lists; each ID checked to be
@@ -37,37 +39,107 @@ static constexpr uint16_t kADLPIds[] = {0x46A6, 0x46A0, 0x46A1, 0x46A3, 0x46A8,
 static constexpr uint16_t kADLNIds[] = {0x46D0, 0x46D1, 0x46D2};
 static constexpr uint16_t kDG1Ids[] = {0x4905, 0x4906, 0x4907, 0x4908};
 
-// Measured with IGC 1.0.12504 on one spilling kernel: the 256-GRF flag gives
-// grf_count 256 on Xe-HPC and Xe-HPG and is ignored (128) on older devices;
-// IGC's auto flag only has an effect on Xe-HPC.
+// GRF modes per family. Registers: measured with IGC 1.0.12504 on one
+// spilling kernel (the 256-GRF flag gives grf_count 256 on Xe-HPC and Xe-HPG
+// and is ignored, 128, on older devices; this IGC has no 512-GRF mode).
+// Threads per vector engine: Intel's oneAPI GPU optimization guide (8 on
+// Xe-HPC and Xe-HPG, halved to 4 in large GRF mode; 7 on Gen12LP and older,
+// 6 on Gen9 LP). Sources in docs/Devices.md.
+static constexpr GRFModeInfo kXeModes[] = {{128, 8}, {256, 4}};
+static constexpr GRFModeInfo kGen7ThreadModes[] = {{128, 7}};
+static constexpr GRFModeInfo kGen9LPModes[] = {{128, 6}};
+
+// Sub-group sizes: Xe-HPC runs SIMD16 and SIMD32 (IGC rejects 8 there),
+// the others 8, 16 and 32.
+static constexpr unsigned kXeHPCSubgroups[] = {16, 32};
+static constexpr unsigned kSubgroups[] = {8, 16, 32};
+
+// Per-thread scratch space limit: 256 KiB per physical thread on Xe-HP and
+// later, 2 MiB before (IGC's Platform::maxPerThreadScratchSpace).
+static constexpr uint64_t kXeHPScratch = 256 * 1024;
+static constexpr uint64_t kGenScratch = 2 * 1024 * 1024;
+
+// The largest work-group is the Level Zero driver's rule: the threads of one
+// core at the smallest SIMD width, rounded down to a power of two, at most
+// 1024 (checked by the unit tests).
 static constexpr DeviceInfo kDevices[] = {
-    // name, family, grfBytes, large, igcAuto, PCI IDs
-    {"pvc", "xe-hpc", 64, true, true, kPVCIds},
-    {"pvc-sdv", "xe-hpc", 64, true, true},
-    {"acm-g10", "xe-hpg", 32, true, false, kACMG10Ids},
-    {"acm-g11", "xe-hpg", 32, true, false, kACMG11Ids},
-    {"acm-g12", "xe-hpg", 32, true, false, kACMG12Ids},
-    {"tgllp", "gen12lp", 32, false, false, kTGLLPIds},
-    {"rkl", "gen12lp", 32, false, false, kRKLIds},
-    {"adl-s", "gen12lp", 32, false, false, kADLSIds},
-    {"adl-p", "gen12lp", 32, false, false, kADLPIds},
-    {"adl-n", "gen12lp", 32, false, false, kADLNIds},
-    {"dg1", "gen12lp", 32, false, false, kDG1Ids},
-    {"icllp", "gen11", 32, false, false},
-    {"lkf", "gen11", 32, false, false},
-    {"ehl", "gen11", 32, false, false},
-    {"jsl", "gen11", 32, false, false},
-    {"skl", "gen9", 32, false, false},
-    {"kbl", "gen9", 32, false, false},
-    {"cfl", "gen9", 32, false, false},
-    {"apl", "gen9", 32, false, false},
-    {"bxt", "gen9", 32, false, false},
-    {"glk", "gen9", 32, false, false},
-    {"whl", "gen9", 32, false, false},
-    {"aml", "gen9", 32, false, false},
-    {"cml", "gen9", 32, false, false},
-    {"bdw", "gen8", 32, false, false},
+    // name, family, grfBytes, GRF modes, igcAuto, EUs per core,
+    // max work-group, sub-group sizes, max scratch, PCI IDs
+    {"pvc", "xe-hpc", 64, kXeModes, true, 8, 1024, kXeHPCSubgroups,
+     kXeHPScratch, kPVCIds},
+    {"pvc-sdv", "xe-hpc", 64, kXeModes, true, 8, 1024, kXeHPCSubgroups,
+     kXeHPScratch},
+    {"acm-g10", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
+     kXeHPScratch, kACMG10Ids},
+    {"acm-g11", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
+     kXeHPScratch, kACMG11Ids},
+    {"acm-g12", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
+     kXeHPScratch, kACMG12Ids},
+    {"tgllp", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
+     kGenScratch, kTGLLPIds},
+    {"rkl", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
+     kGenScratch, kRKLIds},
+    {"adl-s", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
+     kGenScratch, kADLSIds},
+    {"adl-p", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
+     kGenScratch, kADLPIds},
+    {"adl-n", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
+     kGenScratch, kADLNIds},
+    {"dg1", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
+     kGenScratch, kDG1Ids},
+    {"icllp", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"lkf", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"ehl", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"jsl", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"skl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"kbl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"cfl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"apl", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch},
+    {"bxt", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch},
+    {"glk", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch},
+    {"whl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"aml", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"cml", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
+    {"bdw", "gen8", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
+     kGenScratch},
 };
+
+const GRFModeInfo *DeviceInfo::getGRFMode(unsigned registers) const {
+  for (const GRFModeInfo &mode : grfModes)
+    if (mode.registers == registers)
+      return &mode;
+  return nullptr;
+}
+
+std::string DeviceInfo::getGRFModeList() const {
+  llvm::SmallVector<std::string> counts;
+  for (const GRFModeInfo &mode : grfModes)
+    counts.push_back(std::to_string(mode.registers));
+  return llvm::join(counts, ", ");
+}
+
+bool DeviceInfo::supportsSubgroupSize(unsigned size) const {
+  return llvm::is_contained(subgroupSizes, size);
+}
+
+unsigned DeviceInfo::getMaxWorkGroupSize(unsigned registers,
+                                         unsigned simd) const {
+  const GRFModeInfo *mode = getGRFMode(registers);
+  if (!mode)
+    return 0;
+  uint64_t fit = uint64_t(eusPerCore) * mode->threadsPerEU * simd;
+  return static_cast<unsigned>(std::min<uint64_t>(fit, maxWorkGroupSize));
+}
 
 namespace {
 struct DeviceAlias {
@@ -80,18 +152,6 @@ static constexpr DeviceAlias kAliases[] = {
     {"dg2-g10", "acm-g10"}, {"ats-m150", "acm-g10"}, {"dg2-g11", "acm-g11"},
     {"ats-m75", "acm-g11"}, {"dg2-g12", "acm-g12"},
 };
-
-llvm::ArrayRef<unsigned> DeviceInfo::getSubgroupSizes() const {
-  static constexpr unsigned kXeHPC[] = {16, 32};
-  static constexpr unsigned kOther[] = {8, 16, 32};
-  if (family == "xe-hpc")
-    return kXeHPC;
-  return kOther;
-}
-
-bool DeviceInfo::supportsSubgroupSize(unsigned size) const {
-  return llvm::is_contained(getSubgroupSizes(), size);
-}
 
 std::string mlir::xpu::getSubgroupSizeList(const DeviceInfo &device) {
   return llvm::join(
@@ -128,4 +188,46 @@ std::string mlir::xpu::getValidDeviceNames() {
     names.push_back(alias.alias);
   llvm::sort(names);
   return llvm::join(names, ", ");
+}
+
+/// True when `a` is `b` with two neighbouring characters swapped: a typo
+/// that counts as one edit.
+static bool isAdjacentSwap(llvm::StringRef a, llvm::StringRef b) {
+  if (a.size() != b.size())
+    return false;
+  size_t i = 0;
+  while (i < a.size() && a[i] == b[i])
+    ++i;
+  return i + 1 < a.size() && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+         a.drop_front(i + 2) == b.drop_front(i + 2);
+}
+
+std::string mlir::xpu::suggestDeviceName(llvm::StringRef name) {
+  std::string lowered = name.lower();
+  llvm::StringRef best;
+  unsigned bestDistance = 0;
+  auto consider = [&](llvm::StringRef candidate) {
+    unsigned distance = isAdjacentSwap(lowered, candidate)
+                            ? 1
+                            : llvm::StringRef(lowered).edit_distance(candidate);
+    if (best.empty() || distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  };
+  for (const DeviceInfo &device : kDevices)
+    consider(device.name);
+  for (const DeviceAlias &alias : kAliases)
+    consider(alias.alias);
+  // A hint only when it is close: at most a third of the name wrong.
+  if (best.empty() || bestDistance > std::max<size_t>(1, name.size() / 3))
+    return "";
+  return best.str();
+}
+
+std::string mlir::xpu::describeUnknownDevice(llvm::StringRef name) {
+  std::string message = "unknown Intel GPU arch '" + name.str() + "'";
+  if (std::string suggestion = suggestDeviceName(name); !suggestion.empty())
+    message += "; did you mean '" + suggestion + "'?";
+  return message + "; valid archs: " + getValidDeviceNames();
 }

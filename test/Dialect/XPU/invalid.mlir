@@ -5,6 +5,12 @@ gpu.module @m [#xpu.target<arch = "bmg", grf_mode = auto>] {}
 
 // -----
 
+// A near miss gets a suggestion.
+// expected-error @+1 {{unknown Intel GPU arch 'pcv'; did you mean 'pvc'?; valid archs: acm-g10}}
+gpu.module @m [#xpu.target<arch = "pcv", grf_mode = auto>] {}
+
+// -----
+
 // expected-error @+1 {{arch 'tgllp' does not support large GRF mode (256 registers per thread)}}
 gpu.module @m [#xpu.target<arch = "tgllp", grf_mode = large>] {}
 

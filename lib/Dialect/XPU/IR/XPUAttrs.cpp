@@ -33,11 +33,10 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  StringRef flags) {
   const DeviceInfo *device = lookupDevice(arch);
   if (!device)
-    return emitError() << "unknown Intel GPU arch '" << arch
-                       << "'; valid archs: " << getValidDeviceNames();
+    return emitError() << describeUnknownDevice(arch);
   // IGC silently ignores the 256-GRF flag on these devices and would build a
   // 128-register kernel: refuse instead of reporting a mode that is not real.
-  if (grfMode == GRFMode::Large && !device->supportsLargeGRF)
+  if (grfMode == GRFMode::Large && !device->supportsLargeGRF())
     return emitError() << "arch '" << arch
                        << "' does not support large GRF mode (256 registers "
                           "per thread); use small, auto or default";

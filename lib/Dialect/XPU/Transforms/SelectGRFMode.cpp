@@ -78,7 +78,7 @@ struct SelectGRFModePass
     if (!target)
       return nullptr;
     const DeviceInfo *device = lookupDevice(target.getArch());
-    return device && device->supportsLargeGRF ? device : nullptr;
+    return device && device->supportsLargeGRF() ? device : nullptr;
   }
 
   /// The mode `module` builds with: its xpu.grf_mode, else the target's.
@@ -168,7 +168,7 @@ struct SelectGRFModePass
         mode = moduleMode;
       if (mode == GRFMode::Large)
         for (TargetAttr target : xpuTargets)
-          if (!lookupDevice(target.getArch())->supportsLargeGRF) {
+          if (!lookupDevice(target.getArch())->supportsLargeGRF()) {
             requester->emitError()
                 << "xpu-select-grf-mode: large GRF mode requested, but arch '"
                 << target.getArch() << "' does not support it";

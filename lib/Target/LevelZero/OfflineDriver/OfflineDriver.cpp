@@ -507,9 +507,10 @@ ze_result_t ZE_APICALL deviceGetProperties(
   p.maxMemAllocSize = uint64_t(4) << 30;
   p.maxHardwareContexts = 1;
   p.maxCommandQueuePriority = 0;
-  p.numThreadsPerEU = 8;
+  // The device table's facts, as a real driver reports them.
+  p.numThreadsPerEU = device->info->grfModes.front().threadsPerEU;
   p.physicalEUSimdWidth = xeHPC ? 16 : 8;
-  p.numEUsPerSubslice = 8;
+  p.numEUsPerSubslice = device->info->eusPerCore;
   p.numSubslicesPerSlice = 1;
   p.numSlices = 1;
   p.timerResolution = 1;
@@ -529,15 +530,18 @@ ze_result_t ZE_APICALL deviceGetComputeProperties(
     return ZE_RESULT_ERROR_INVALID_NULL_HANDLE;
   if (!pProps)
     return ZE_RESULT_ERROR_INVALID_NULL_POINTER;
-  pProps->maxTotalGroupSize = 1024;
-  pProps->maxGroupSizeX = pProps->maxGroupSizeY = pProps->maxGroupSizeZ = 1024;
+  unsigned maxGroup = device->info->maxWorkGroupSize;
+  pProps->maxTotalGroupSize = maxGroup;
+  pProps->maxGroupSizeX = pProps->maxGroupSizeY = pProps->maxGroupSizeZ =
+      maxGroup;
   pProps->maxGroupCountX = pProps->maxGroupCountY = pProps->maxGroupCountZ =
       UINT32_MAX;
   pProps->maxSharedLocalMemory = 64 * 1024;
-  bool xeHPC = device->info->grfBytes == 64;
-  pProps->numSubGroupSizes = 2;
-  pProps->subGroupSizes[0] = xeHPC ? 16 : 8;
-  pProps->subGroupSizes[1] = xeHPC ? 32 : 16;
+  llvm::ArrayRef<unsigned> sizes = device->info->subgroupSizes;
+  pProps->numSubGroupSizes =
+      std::min<uint32_t>(sizes.size(), ZE_SUBGROUPSIZE_COUNT);
+  for (uint32_t i = 0; i < pProps->numSubGroupSizes; ++i)
+    pProps->subGroupSizes[i] = sizes[i];
   return ZE_RESULT_SUCCESS;
 }
 
