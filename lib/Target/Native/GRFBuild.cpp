@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <future>
+#include <mutex>
 
 using namespace llvm;
 using namespace mlir::xpu;
@@ -143,11 +144,32 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
       text += "\nbuild log:\n" + log.str();
     return createStringError(inconvertibleErrorCode(), text);
   };
-  if (!response.succeeded)
+  if (!response.succeeded) {
+    if (auto overflow = parseScratchOverflow(response.log)) {
+      std::string message = toString(
+          withLog(Twine(stringifyBuildGRF(mode)) +
+                  " build: IGC reports per-thread scratch space over the "
+                  "hardware limit"));
+      return make_error<OutOfResourcesError>(kScratchResource, overflow->first,
+                                             overflow->second, message);
+    }
     return withLog(Twine(stringifyBuildGRF(mode)) + " build failed (code " +
                    Twine(response.returnCode) + ")");
-  Expected<ZebinInfo> info =
-      readZebin(StringRef(response.binary.data(), response.binary.size()));
+  }
+  StringRef bytes(response.binary.data(), response.binary.size());
+  Expected<ZebinInfo> info = readZebin(bytes);
+  // A zebin that lists kernels (or has no .ze_info at all) but no code for
+  // them; a module without kernels is a different failure (reported below).
+  if (isDegenerateZebin(bytes) && (!info || !info->kernels.empty())) {
+    if (!info)
+      consumeError(info.takeError());
+    return make_error<OutOfResourcesError>(
+        kScratchResource, 0, 0,
+        toString(withLog(Twine(stringifyBuildGRF(mode)) +
+                         " build produced a degenerate zebin (no .text or "
+                         ".symtab section): IGC dropped the kernels, as it "
+                         "does on a per-thread scratch space overflow")));
+  }
   if (!info)
     return withLog(
         Twine(stringifyBuildGRF(mode)) +
@@ -367,4 +389,331 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
      << " bytes" << (keepLarge ? ": kept large" : ", not less: kept small");
   decision.reason = std::move(reason);
   return decision;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch limits
+//===----------------------------------------------------------------------===//
+
+char OutOfResourcesError::ID = 0;
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::xpu::parseScratchOverflow(StringRef log) {
+  // Newer IGC: "total scratch space exceeds HW supported limit for kernel K:
+  // 587264 bytes (max permitted PTSS 262144 bytes)". Older phrasings name
+  // the PTSS limit without sizes.
+  static const Regex sized("total scratch space[^0-9]*([0-9]+) bytes[^0-9]*"
+                           "max permitted PTSS ([0-9]+) bytes");
+  SmallVector<StringRef, 3> match;
+  if (sized.match(log, &match)) {
+    int64_t required = 0, limit = 0;
+    (void)match[1].getAsInteger(10, required);
+    (void)match[2].getAsInteger(10, limit);
+    return std::make_pair(required, limit);
+  }
+  for (StringRef phrase : {"exceeding max permitted PTSS",
+                           "scratch space exceeds", "total scratch space"})
+    if (log.contains(phrase))
+      return std::make_pair(int64_t(0), int64_t(0));
+  return std::nullopt;
+}
+
+/// Registers per thread that `mode` pins on `device` before building;
+/// 0 when only the binary will tell (IGC's auto flag).
+static unsigned getModeRegisters(BuildGRF mode, const DeviceInfo &device) {
+  switch (mode) {
+  case BuildGRF::Small:
+    return 128;
+  case BuildGRF::Large:
+    return 256;
+  case BuildGRF::Default:
+    return device.grfModes.front().registers;
+  case BuildGRF::IGCAuto:
+    return 0;
+  }
+  return 0;
+}
+
+uint64_t LaunchLimits::getWorkGroupSize(StringRef kernel) const {
+  for (const KernelWorkGroup &known : kernels)
+    if (known.name == kernel && known.size)
+      return known.size;
+  return defaultWorkGroupSize;
+}
+
+/// "kernel 'k' has a work-group of 1024 work-items; 256-register mode on pvc
+/// runs at most 512 at SIMD16 (8 vector engines x 4 threads x 16 lanes)".
+static std::string describeWorkGroupLimit(StringRef kernel, uint64_t size,
+                                          const DeviceInfo &device,
+                                          unsigned registers, unsigned simd) {
+  std::string text;
+  raw_string_ostream os(text);
+  os << "kernel '" << kernel << "' has a work-group of " << size
+     << " work-items; " << registers << "-register GRF mode on " << device.name
+     << " runs at most " << device.getMaxWorkGroupSize(registers, simd)
+     << " at SIMD" << simd;
+  if (const GRFModeInfo *mode = device.getGRFMode(registers))
+    os << " (" << device.eusPerCore << " vector engines x "
+       << mode->threadsPerEU << " threads x " << simd << " lanes, device limit "
+       << device.maxWorkGroupSize << ")";
+  return text;
+}
+
+std::optional<WorkGroupLimit>
+LaunchLimits::checkBeforeBuild(BuildGRF mode) const {
+  if (!device)
+    return std::nullopt;
+  unsigned registers = getModeRegisters(mode, *device);
+  if (!registers || !device->getGRFMode(registers))
+    return std::nullopt;
+  unsigned widest =
+      device->subgroupSizes.empty() ? 32 : device->subgroupSizes.back();
+  auto check = [&](StringRef name, uint64_t size,
+                   unsigned simd) -> std::optional<WorkGroupLimit> {
+    uint64_t limit = device->getMaxWorkGroupSize(registers, simd);
+    if (!size || size <= limit)
+      return std::nullopt;
+    return WorkGroupLimit{
+        describeWorkGroupLimit(name, size, *device, registers, simd), size,
+        limit};
+  };
+  for (const KernelWorkGroup &kernel : kernels)
+    if (std::optional<WorkGroupLimit> limit =
+            check(kernel.name, getWorkGroupSize(kernel.name),
+                  kernel.requiredSimd ? kernel.requiredSimd : widest))
+      return limit;
+  // Kernels unknown before the build: the option's size at the widest SIMD.
+  if (kernels.empty())
+    return check("*", defaultWorkGroupSize, widest);
+  return std::nullopt;
+}
+
+Error LaunchLimits::checkBuild(const BuildAttempt &attempt) const {
+  if (!device)
+    return Error::success();
+  for (const KernelMeasurement &kernel : attempt.kernels) {
+    if (uint64_t(kernel.scratchSize) > device->maxScratchPerThread)
+      return make_error<OutOfResourcesError>(
+          kScratchResource, kernel.scratchSize,
+          int64_t(device->maxScratchPerThread),
+          Twine("kernel '") + kernel.name + "' needs " +
+              Twine(kernel.scratchSize) +
+              " bytes of per-thread scratch space in " +
+              stringifyBuildGRF(attempt.mode) + " GRF mode (" +
+              Twine(kernel.grfCount) + " registers); " + device->name +
+              " allows at most " + Twine(device->maxScratchPerThread) +
+              " (PTSS)");
+    uint64_t size = getWorkGroupSize(kernel.name);
+    auto registers = static_cast<unsigned>(kernel.grfCount);
+    auto simd = static_cast<unsigned>(kernel.simd);
+    if (!size || !simd || !device->getGRFMode(registers))
+      continue;
+    uint64_t limit = device->getMaxWorkGroupSize(registers, simd);
+    if (size > limit)
+      return make_error<OutOfResourcesError>(
+          kWorkGroupResource, size, limit,
+          describeWorkGroupLimit(kernel.name, size, *device, registers, simd));
+  }
+  return Error::success();
+}
+
+namespace {
+/// One build per mode, remembered: the decision may look at a mode twice
+/// (first as part of the measured rule, then alone once another mode was
+/// ruled out). Thread-safe for the speculative plan.
+class BuildMemo {
+public:
+  BuildMemo(const LaunchLimits &limits,
+            function_ref<Expected<BuildAttempt>(BuildGRF)> build)
+      : limits(limits), build(build) {}
+
+  /// The build of `mode`, checked against the launch limits.
+  Expected<BuildAttempt> get(BuildGRF mode) {
+    Outcome *outcome;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      outcome = &outcomes[static_cast<unsigned>(mode)];
+    }
+    std::call_once(outcome->once, [&] {
+      Expected<BuildAttempt> attempt = build(mode);
+      if (attempt) {
+        attempt->mode = mode;
+        if (Error error = limits.checkBuild(*attempt))
+          attempt = std::move(error);
+      }
+      if (attempt) {
+        outcome->attempt = std::move(*attempt);
+        return;
+      }
+      handleAllErrors(
+          attempt.takeError(),
+          [&](const OutOfResourcesError &error) {
+            outcome->resources.emplace(error.resource, error.required,
+                                       error.limit, error.message);
+          },
+          [&](const ErrorInfoBase &error) {
+            outcome->error = error.message();
+          });
+    });
+    if (outcome->attempt)
+      return *outcome->attempt;
+    if (outcome->resources)
+      return make_error<OutOfResourcesError>(*outcome->resources);
+    return createStringError(inconvertibleErrorCode(), outcome->error);
+  }
+
+  /// Whether `mode` was built and ran out of a resource.
+  const OutOfResourcesError *getResourceFailure(BuildGRF mode) {
+    std::lock_guard<std::mutex> lock(mutex);
+    Outcome &outcome = outcomes[static_cast<unsigned>(mode)];
+    return outcome.resources ? &*outcome.resources : nullptr;
+  }
+
+private:
+  struct Outcome {
+    std::once_flag once;
+    std::optional<BuildAttempt> attempt;
+    std::optional<OutOfResourcesError> resources;
+    std::string error;
+  };
+  const LaunchLimits &limits;
+  function_ref<Expected<BuildAttempt>(BuildGRF)> build;
+  std::mutex mutex;
+  Outcome outcomes[4];
+};
+
+/// The decision that keeps the one build of `mode`.
+GRFDecision keepOnly(BuildAttempt attempt, std::string reason,
+                     std::string source) {
+  GRFDecision decision;
+  decision.attempts.push_back(std::move(attempt));
+  decision.reason = std::move(reason);
+  decision.source = std::move(source);
+  return decision;
+}
+
+} // namespace
+
+/// Tries the large mode after `failed` ran out of a resource in a smaller
+/// one: large's build is kept when it fits, else the error names both.
+static Expected<GRFDecision> retryLarge(BuildMemo &memo,
+                                        const LaunchLimits &limits,
+                                        BuildGRF failed, Error failure) {
+  std::string failedMessage = toString(std::move(failure));
+  std::optional<WorkGroupLimit> why = limits.checkBeforeBuild(BuildGRF::Large);
+  bool hasLarge = !limits.device || limits.device->supportsLargeGRF();
+  const OutOfResourcesError *first = memo.getResourceFailure(failed);
+  auto giveUp = [&](const Twine &large) -> Error {
+    std::string message = (Twine(stringifyBuildGRF(failed)) +
+                           " GRF mode: " + failedMessage + "; " + large)
+                              .str();
+    if (first)
+      return make_error<OutOfResourcesError>(first->resource, first->required,
+                                             first->limit, message);
+    return createStringError(inconvertibleErrorCode(), message);
+  };
+  if (!hasLarge)
+    return giveUp("no larger GRF mode on this device");
+  if (why)
+    return giveUp("large GRF mode cannot run the work-group: " + why->message);
+  Expected<BuildAttempt> large = memo.get(BuildGRF::Large);
+  if (!large)
+    return giveUp("large GRF mode: " + toString(large.takeError()));
+  std::string reason =
+      (Twine(stringifyBuildGRF(failed)) + " GRF mode ran out of resources (" +
+       failedMessage + "); large spilled " + Twine(large->spillSize) +
+       " bytes and fits: kept large")
+          .str();
+  return keepOnly(std::move(*large), std::move(reason), "measured");
+}
+
+Expected<GRFDecision>
+mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
+                     int64_t spillThreshold, BuildPlan plan,
+                     const LaunchLimits &limits,
+                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  BuildMemo memo(limits, build);
+  auto memoBuild = [&](BuildGRF mode) { return memo.get(mode); };
+
+  // Forced modes: one build, and never one that cannot launch.
+  if (policy == GRFPolicy::Small || policy == GRFPolicy::Large) {
+    BuildGRF mode =
+        policy == GRFPolicy::Small ? BuildGRF::Small : BuildGRF::Large;
+    if (std::optional<WorkGroupLimit> limit = limits.checkBeforeBuild(mode))
+      return make_error<OutOfResourcesError>(
+          kWorkGroupResource, limit->required, limit->limit,
+          "forced " + stringifyBuildGRF(mode) + " GRF mode cannot run " +
+              limit->message);
+    return decideGRF(policy, strategy, spillThreshold, plan, memoBuild);
+  }
+
+  // Default and IGC's auto flag: one build; over the scratch limit, large.
+  if (policy == GRFPolicy::Default || strategy == AutoStrategy::IGC) {
+    BuildGRF mode =
+        policy == GRFPolicy::Default ? BuildGRF::Default : BuildGRF::IGCAuto;
+    Expected<GRFDecision> decision =
+        decideGRF(policy, strategy, spillThreshold, plan, memoBuild);
+    if (decision)
+      return decision;
+    Error error = decision.takeError();
+    const OutOfResourcesError *failure = memo.getResourceFailure(mode);
+    if (!failure)
+      return std::move(error);
+    if (failure->resource == kScratchResource)
+      return retryLarge(memo, limits, mode, std::move(error));
+    // IGC's auto flag chose a mode the work-group cannot run in: build small.
+    std::string why = failure->message;
+    consumeError(std::move(error));
+    Expected<BuildAttempt> small = memo.get(BuildGRF::Small);
+    if (!small)
+      return small.takeError();
+    GRFDecision fallback =
+        keepOnly(std::move(*small),
+                 "IGC's auto mode chose a mode that cannot launch (" + why +
+                     "); small spilled " + std::to_string(small->spillSize) +
+                     " bytes: kept small",
+                 "measured");
+    fallback.workgroupLimit = why;
+    return fallback;
+  }
+
+  // Measured auto. Large is not even built when the work-groups rule it out.
+  std::optional<WorkGroupLimit> largeWhy =
+      limits.checkBeforeBuild(BuildGRF::Large);
+  auto smallOnly = [&](const std::string &why,
+                       bool workgroup) -> Expected<GRFDecision> {
+    Expected<BuildAttempt> small = memo.get(BuildGRF::Small);
+    if (!small)
+      return small.takeError();
+    int64_t spill = small->spillSize;
+    GRFDecision decision =
+        keepOnly(std::move(*small),
+                 "large GRF ruled out (" + why + "); small spilled " +
+                     std::to_string(spill) + " bytes: kept small",
+                 "measured");
+    if (workgroup)
+      decision.workgroupLimit = why;
+    return decision;
+  };
+  if (largeWhy)
+    return smallOnly(largeWhy->message, /*workgroup=*/true);
+
+  Expected<GRFDecision> decision =
+      decideGRF(policy, strategy, spillThreshold, plan, memoBuild);
+  if (decision)
+    return decision;
+  Error error = decision.takeError();
+  if (const OutOfResourcesError *failure =
+          memo.getResourceFailure(BuildGRF::Small);
+      failure && failure->resource == kScratchResource)
+    return retryLarge(memo, limits, BuildGRF::Small, std::move(error));
+  if (const OutOfResourcesError *failure =
+          memo.getResourceFailure(BuildGRF::Large)) {
+    // Large cannot launch or overflows: the measured rule without it.
+    std::string why = failure->message;
+    bool workgroup = failure->resource == kWorkGroupResource;
+    consumeError(std::move(error));
+    return smallOnly(why, workgroup);
+  }
+  return std::move(error);
 }

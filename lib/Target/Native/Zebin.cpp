@@ -340,3 +340,36 @@ Expected<ZebinInfo> mlir::xpu::readZebin(StringRef binary) {
     kernel.codeSize = codeSizes.lookup(kernel.name);
   return info;
 }
+
+bool mlir::xpu::isDegenerateZebin(StringRef binary) {
+  if (identify_magic(binary) != file_magic::elf_relocatable &&
+      identify_magic(binary) != file_magic::elf_executable &&
+      identify_magic(binary) != file_magic::elf)
+    return false;
+  if (binary.size() <= ELF::EI_DATA ||
+      binary[ELF::EI_CLASS] != ELF::ELFCLASS64 ||
+      binary[ELF::EI_DATA] != ELF::ELFDATA2LSB)
+    return false;
+  auto object = object::ELF64LEObjectFile::create(
+      MemoryBufferRef(binary, "zebin"), /*InitContent=*/false);
+  if (!object) {
+    consumeError(object.takeError());
+    return false;
+  }
+  auto sections = object->getELFFile().sections();
+  if (!sections) {
+    consumeError(sections.takeError());
+    return false;
+  }
+  bool sawText = false, sawSymtab = false;
+  for (const object::ELF64LE::Shdr &section : *sections) {
+    Expected<StringRef> name = object->getELFFile().getSectionName(section);
+    if (!name) {
+      consumeError(name.takeError());
+      return false;
+    }
+    sawText |= name->starts_with(".text.");
+    sawSymtab |= *name == ".symtab";
+  }
+  return !sawText || !sawSymtab;
+}

@@ -5,7 +5,10 @@ accumulate_<N>: N live <8 x float> accumulators updated in a loop. Each
 accumulator costs 8 floats per lane, so N sets the register pressure.
 private_array: a per-work-item float array indexed by data, which IGC keeps
 in private (scratch) memory without spilling.
+scratch_<N>_<SIZE>: both at once (N accumulators, a SIZE-float array): the
+array fills the per-thread scratch and the spills push it over the limit.
 """
+import re
 import sys
 
 HEADER = """target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64-G1"
@@ -87,7 +90,52 @@ read:
 """
 
 
+def scratch(name, n, size):
+    """accumulate() with a private array filled before the loop, read after."""
+    text = accumulate(name, n)
+    signature = (f"define spir_kernel void @{name}(ptr addrspace(1) %acc, "
+                 "ptr addrspace(1) %x, i32 %iters) {\nentry:\n")
+    prologue = f"""define spir_kernel void @{name}(ptr addrspace(1) %acc, ptr addrspace(1) %x, i32 %iters, ptr addrspace(1) %idx) {{
+entry:
+  %arr = alloca [{size} x float], align 4
+  %gid0 = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %pidx = getelementptr i32, ptr addrspace(1) %idx, i64 %gid0
+  %k = load i32, ptr addrspace(1) %pidx, align 4
+  br label %fill
+fill:
+  %fi = phi i32 [ 0, %entry ], [ %fi.next, %fill ]
+  %fi64 = zext i32 %fi to i64
+  %pin = getelementptr float, ptr addrspace(1) %x, i64 %fi64
+  %v.in = load float, ptr addrspace(1) %pin, align 4
+  %j = xor i32 %fi, %k
+  %jm = and i32 %j, {size - 1}
+  %j64 = zext i32 %jm to i64
+  %pf = getelementptr [{size} x float], ptr %arr, i64 0, i64 %j64
+  store float %v.in, ptr %pf, align 4
+  %fi.next = add i32 %fi, 1
+  %fdone = icmp eq i32 %fi.next, {size}
+  br i1 %fdone, label %start, label %fill
+start:
+"""
+    epilogue = f"""exit:
+  %k2 = mul i32 %k, 7
+  %km = and i32 %k2, {size - 1}
+  %k64 = zext i32 %km to i64
+  %pr = getelementptr [{size} x float], ptr %arr, i64 0, i64 %k64
+  %pv = load float, ptr %pr, align 4
+  store float %pv, ptr addrspace(1) %idx, align 4
+"""
+    text = text.replace(signature, prologue).replace("exit:\n", epilogue)
+    # The loop's entry edge now comes from %start.
+    text = text.replace("%iv = phi i32 [ 0, %entry ]", "%iv = phi i32 [ 0, %start ]")
+    return re.sub(r"\[ (%init\d+), %entry \]", r"[ \1, %start ]", text)
+
+
 if __name__ == "__main__":
     kind, name, arg = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    sys.stdout.write(accumulate(name, arg) if kind == "accumulate"
-                     else private_array(name, arg))
+    if kind == "accumulate":
+        sys.stdout.write(accumulate(name, arg))
+    elif kind == "scratch":
+        sys.stdout.write(scratch(name, arg, int(sys.argv[4])))
+    else:
+        sys.stdout.write(private_array(name, arg))

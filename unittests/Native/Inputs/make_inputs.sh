@@ -9,8 +9,11 @@ python3 gen_kernels.py accumulate nospill 4 > nospill.ll
 python3 gen_kernels.py accumulate spill_small_only 8 > spill_small_only.ll
 python3 gen_kernels.py accumulate spill_both 16 > spill_both.ll
 python3 gen_kernels.py private private_array 256 > private_array.ll
+python3 gen_kernels.py scratch scratch_small_only 8 2048 > scratch_small_only.ll
+python3 gen_kernels.py scratch scratch_both 16 2048 > scratch_both.ll
 
-for k in nospill spill_small_only spill_both private_array; do
+for k in nospill spill_small_only spill_both private_array scratch_small_only \
+    scratch_both; do
   "$LLVM/llc" -mtriple=spirv64-unknown-unknown -filetype=obj $k.ll -o $k.spv
   spirv-val --target-env spv1.4 $k.spv
   for mode in small large default igc-auto; do
@@ -32,4 +35,13 @@ done
 rm -f nospill.pvc.default.zebin nospill.pvc.igc-auto.zebin \
   spill_small_only.pvc.default.zebin spill_both.pvc.default.zebin \
   spill_both.pvc.igc-auto.zebin private_array.pvc.default.zebin \
-  private_array.pvc.igc-auto.zebin private_array.pvc.large.zebin
+  private_array.pvc.igc-auto.zebin private_array.pvc.large.zebin \
+  scratch_small_only.pvc.default.zebin scratch_small_only.pvc.igc-auto.zebin \
+  scratch_small_only.pvc.large.zebin scratch_both.pvc.default.zebin \
+  scratch_both.pvc.igc-auto.zebin scratch_both.pvc.large.zebin
+
+# What some IGC versions write on a per-thread scratch overflow (exit code 0):
+# a zebin without code. Made from a real one by dropping .text and .symtab.
+"$LLVM/llvm-objcopy" --remove-section=.text.scratch_small_only \
+  --remove-section=.symtab scratch_small_only.pvc.small.zebin \
+  scratch_small_only.pvc.degenerate.zebin

@@ -14,6 +14,7 @@
 #ifndef XPUCODEGEN_TARGET_NATIVE_GRFBUILD_H
 #define XPUCODEGEN_TARGET_NATIVE_GRFBUILD_H
 
+#include "XPUCodegen/Target/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -23,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlir::xpu {
@@ -101,6 +103,43 @@ struct BuildAttempt {
   bool reused = false;
 };
 
+/// A kernel needs more of a hardware resource than the device has: its
+/// per-thread scratch space (spills and private arrays, over the PTSS limit)
+/// or its work-group (more work-items than one core runs at once in the
+/// build's GRF mode and SIMD width). Another GRF mode may fit: `auto` and
+/// `default` try the next larger one; Python raises `OutOfResources`.
+class OutOfResourcesError : public llvm::ErrorInfo<OutOfResourcesError> {
+public:
+  static char ID;
+  /// What ran out, in Triton's words: kScratchResource or
+  /// kWorkGroupResource.
+  std::string resource;
+  /// What the kernel needs and what the device allows (0 when unknown).
+  int64_t required = 0;
+  int64_t limit = 0;
+  std::string message;
+
+  OutOfResourcesError(llvm::StringRef resource, int64_t required, int64_t limit,
+                      const llvm::Twine &message)
+      : resource(resource.str()), required(required), limit(limit),
+        message(message.str()) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+};
+
+inline constexpr llvm::StringLiteral kScratchResource =
+    "per-thread scratch space (PTSS)";
+inline constexpr llvm::StringLiteral kWorkGroupResource = "work-group size";
+
+/// IGC's per-thread scratch overflow message in a build log ("total scratch
+/// space exceeds HW supported limit for kernel K: N bytes (max permitted
+/// PTSS M bytes)", or older phrasings): the sizes, 0 where the message has
+/// none. std::nullopt when the log reports no overflow.
+std::optional<std::pair<int64_t, int64_t>>
+parseScratchOverflow(llvm::StringRef log);
+
 /// Turns a worker's response into a BuildAttempt: reads the zebin, takes
 /// spills from .ze_info spill_size, else the build log's spill warning (no
 /// warning: 0); private memory is never counted as spill. Level Zero's
@@ -108,7 +147,9 @@ struct BuildAttempt {
 /// there, which includes private arrays (newer NEO copies .ze_info
 /// spill_size, read directly); its privateMemSize raises privateSize. A
 /// failed build, an unreadable binary or one without kernels is an error
-/// carrying the build log.
+/// carrying the build log. IGC's per-thread scratch overflow (a failed build
+/// whose log says so, or a degenerate zebin without `.text`/`.symtab` that
+/// some IGC versions write instead) is an OutOfResourcesError.
 llvm::Expected<BuildAttempt> measureBuild(BuildGRF mode,
                                           llvm::StringRef buildFlags,
                                           const WorkerResponse &response,
@@ -132,7 +173,50 @@ struct GRFDecision {
   /// modes built concurrently and compared), "forced" (small, large or
   /// default) or "igc" (IGC's own auto flag).
   std::string source = "measured";
+  /// Why a GRF mode was ruled out because the kernels' work-groups cannot
+  /// run in it (empty when none was).
+  std::string workgroupLimit;
   const BuildAttempt &getChosen() const { return attempts[chosen]; }
+};
+
+/// A work-group that does not fit a GRF mode: why, and the sizes.
+struct WorkGroupLimit {
+  std::string message;
+  uint64_t required = 0;
+  uint64_t limit = 0;
+};
+
+/// A kernel's work-group as its SPIR-V declares it.
+struct KernelWorkGroup {
+  std::string name;
+  /// Work-items per work-group (`LocalSize` x*y*z); 0 when not declared.
+  uint64_t size = 0;
+  /// `SubgroupSize` the kernel requires; 0 when IGC picks.
+  uint32_t requiredSimd = 0;
+};
+
+/// What a binary must fit to launch on its device: the work-group of every
+/// kernel in the build's GRF mode and SIMD width, and the per-thread scratch
+/// limit (PTSS). Without a device nothing is checked.
+struct LaunchLimits {
+  const DeviceInfo *device = nullptr;
+  std::vector<KernelWorkGroup> kernels;
+  /// The work-group of kernels that declare none (`max-workgroup-size`, as
+  /// Triton knows it: num_warps x threads_per_warp); 0: unknown.
+  uint64_t defaultWorkGroupSize = 0;
+
+  /// Why a build in `mode` cannot run these work-groups, known before
+  /// building (each kernel at its required SIMD width, else the widest the
+  /// device has); std::nullopt when it may. IGC's auto flag is never ruled out
+  /// here: the mode it picks is checked after the build.
+  std::optional<WorkGroupLimit> checkBeforeBuild(BuildGRF mode) const;
+  /// The built binary, at each kernel's real grf_count and simd_size: an
+  /// OutOfResourcesError when a work-group cannot launch or the per-thread
+  /// scratch is over the device's limit.
+  llvm::Error checkBuild(const BuildAttempt &attempt) const;
+
+private:
+  uint64_t getWorkGroupSize(llvm::StringRef kernel) const;
 };
 
 /// Runs the GRF policy:
@@ -178,6 +262,21 @@ llvm::StringRef stringifyBuildPlan(BuildPlan plan);
 llvm::Expected<GRFDecision>
 decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
           BuildPlan plan,
+          llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
+
+/// decideGRF under launch limits: no mode is kept that `limits` rule out.
+/// - small, large: a mode the work-groups cannot run in, or a build over a
+///   limit, is an OutOfResourcesError (never a binary that cannot launch).
+/// - auto: large is not built when the work-groups cannot run in it (the
+///   decision's workgroupLimit says why) and not kept when its binary
+///   cannot launch; when small overflows the per-thread scratch, large is
+///   tried (more registers, fewer spills); IGC's auto flag choosing a mode
+///   that cannot launch falls back to a small build.
+/// - default: a scratch overflow tries large as auto does.
+/// When no mode fits, the error carries the sizes.
+llvm::Expected<GRFDecision>
+decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
+          BuildPlan plan, const LaunchLimits &limits,
           llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
 
 } // namespace mlir::xpu

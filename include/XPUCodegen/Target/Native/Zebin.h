@@ -52,6 +52,11 @@ struct ZebinInfo {
 /// .ze_info) is an error describing what is wrong.
 llvm::Expected<ZebinInfo> readZebin(llvm::StringRef binary);
 
+/// True when `binary` is an ELF file without any `.text.<kernel>` section or
+/// without a `.symtab`: what some IGC versions write, with a success exit
+/// code, when a kernel overflows the per-thread scratch space.
+bool isDegenerateZebin(llvm::StringRef binary);
+
 /// Parses the YAML text of a .ze_info section (what readZebin does after
 /// finding the section; codeSize stays 0). Any malformed input is an error.
 llvm::Expected<ZebinInfo> parseZeInfo(llvm::StringRef zeInfo);

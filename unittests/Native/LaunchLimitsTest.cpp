@@ -1,0 +1,340 @@
+//===- LaunchLimitsTest.cpp - No decision yields an unlaunchable binary ---===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Work-group limits per GRF mode and SIMD width, per-thread scratch (PTSS)
+// overflow and degenerate zebins, on fake builds and on real pvc builds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestInputs.h"
+#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Target/Native/Zebin.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+
+using namespace llvm;
+using namespace mlir::xpu;
+using mlir::xpu::test::readInput;
+
+namespace {
+
+constexpr unsigned kPVCGRFBytes = 64;
+
+/// A fake compiler with per-mode SIMD width, scratch and spill.
+struct FakeCompiler {
+  struct Build {
+    int64_t spill = 0;
+    int64_t simd = 16;
+    int64_t scratch = 0;
+    /// grf_count of the binary; 0: what the mode pins (IGC auto: 256).
+    int64_t grfCount = 0;
+  };
+  std::map<BuildGRF, Build> builds;
+  std::vector<BuildGRF> built;
+
+  Expected<BuildAttempt> operator()(BuildGRF mode) {
+    built.push_back(mode);
+    Build b = builds[mode];
+    BuildAttempt attempt;
+    attempt.mode = mode;
+    attempt.buildFlags = getBuildFlags(mode, WorkerBackend::Ocloc, "");
+    attempt.spillSize = b.spill;
+    KernelMeasurement kernel;
+    kernel.name = "k";
+    kernel.grfCount = b.grfCount ? b.grfCount
+                      : mode == BuildGRF::Large || mode == BuildGRF::IGCAuto
+                          ? 256
+                          : 128;
+    kernel.simd = b.simd;
+    kernel.spillSize = b.spill;
+    kernel.scratchSize = b.scratch;
+    attempt.kernels.push_back(kernel);
+    return attempt;
+  }
+};
+
+LaunchLimits pvcLimits(uint64_t workGroup, uint32_t requiredSimd = 0) {
+  LaunchLimits limits;
+  limits.device = lookupDevice("pvc");
+  limits.kernels.push_back({"k", workGroup, requiredSimd});
+  return limits;
+}
+
+Expected<GRFDecision> decide(GRFPolicy policy, const LaunchLimits &limits,
+                             FakeCompiler &compiler,
+                             AutoStrategy strategy = AutoStrategy::Measure,
+                             BuildPlan plan = BuildPlan::Measure) {
+  return decideGRF(policy, strategy, /*spillThreshold=*/0, plan, limits,
+                   [&](BuildGRF mode) { return compiler(mode); });
+}
+
+/// The OutOfResourcesError in `error`, consumed; nullopt when it is another.
+std::optional<OutOfResourcesError> takeResources(Error error) {
+  std::optional<OutOfResourcesError> found;
+  handleAllErrors(
+      std::move(error), [&](const OutOfResourcesError &e) { found.emplace(e); },
+      [](const ErrorInfoBase &) {});
+  return found;
+}
+
+//===----------------------------------------------------------------------===//
+// Work-group limits
+//===----------------------------------------------------------------------===//
+
+TEST(LaunchLimitsTest, BeforeBuildUsesTheRequiredOrWidestSIMD) {
+  // 1024 work-items at SIMD16: small runs 8 x 8 x 16 = 1024, large 512.
+  LaunchLimits simd16 = pvcLimits(1024, 16);
+  EXPECT_FALSE(simd16.checkBeforeBuild(BuildGRF::Small));
+  std::optional<WorkGroupLimit> large =
+      simd16.checkBeforeBuild(BuildGRF::Large);
+  ASSERT_TRUE(large);
+  EXPECT_EQ(large->required, 1024u);
+  EXPECT_EQ(large->limit, 512u);
+  EXPECT_EQ(large->message,
+            "kernel 'k' has a work-group of 1024 work-items; 256-register GRF "
+            "mode on pvc runs at most 512 at SIMD16 (8 vector engines x 4 "
+            "threads x 16 lanes, device limit 1024)");
+  // Without a required width IGC may pick SIMD32, where large fits: only the
+  // binary can tell.
+  EXPECT_FALSE(pvcLimits(1024).checkBeforeBuild(BuildGRF::Large));
+  // More than the device runs in any mode.
+  EXPECT_TRUE(pvcLimits(2048).checkBeforeBuild(BuildGRF::Small));
+  // IGC's auto flag is checked after the build.
+  EXPECT_FALSE(simd16.checkBeforeBuild(BuildGRF::IGCAuto));
+  // The option applies to kernels that declare no work-group.
+  LaunchLimits option = pvcLimits(0, 16);
+  option.defaultWorkGroupSize = 1024;
+  EXPECT_TRUE(option.checkBeforeBuild(BuildGRF::Large));
+}
+
+TEST(LaunchLimitsTest, CheckBuildUsesTheBinarysSIMDAndGRF) {
+  FakeCompiler compiler;
+  compiler.builds[BuildGRF::Large].simd = 16;
+  Expected<BuildAttempt> large = compiler(BuildGRF::Large);
+  ASSERT_TRUE(bool(large));
+  std::optional<OutOfResourcesError> error =
+      takeResources(pvcLimits(1024).checkBuild(*large));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->resource, kWorkGroupResource);
+  EXPECT_EQ(error->required, 1024);
+  EXPECT_EQ(error->limit, 512);
+  // The same work-group at SIMD32 fits large mode.
+  compiler.builds[BuildGRF::Large].simd = 32;
+  large = compiler(BuildGRF::Large);
+  EXPECT_FALSE(bool(pvcLimits(1024).checkBuild(*large)));
+}
+
+TEST(LaunchLimitsTest, AutoNeverBuildsLargeForAWorkGroupItCannotRun) {
+  FakeCompiler compiler;
+  compiler.builds[BuildGRF::Small].spill = 4096;
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, pvcLimits(1024, 16), compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(compiler.built, std::vector<BuildGRF>{BuildGRF::Small});
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
+  EXPECT_NE(d->workgroupLimit.find("runs at most 512 at SIMD16"),
+            std::string::npos)
+      << d->workgroupLimit;
+  EXPECT_EQ(d->reason.find("large GRF ruled out ("), 0u) << d->reason;
+}
+
+TEST(LaunchLimitsTest, AutoDropsALargeBinaryThatCannotLaunch) {
+  // IGC picks the width: small at SIMD32 spills, large at SIMD16 would not,
+  // but cannot run 1024 work-items.
+  for (BuildPlan plan :
+       {BuildPlan::Measure, BuildPlan::PredictLarge, BuildPlan::Speculate}) {
+    FakeCompiler compiler;
+    compiler.builds[BuildGRF::Small] = {4096, 32, 0, 0};
+    compiler.builds[BuildGRF::Large] = {0, 16, 0, 0};
+    Expected<GRFDecision> d = decide(GRFPolicy::Auto, pvcLimits(1024), compiler,
+                                     AutoStrategy::Measure, plan);
+    ASSERT_TRUE(bool(d)) << toString(d.takeError());
+    EXPECT_EQ(d->getChosen().mode, BuildGRF::Small)
+        << stringifyBuildPlan(plan).str();
+    EXPECT_EQ(d->getChosen().spillSize, 4096);
+    EXPECT_FALSE(d->workgroupLimit.empty());
+  }
+}
+
+TEST(LaunchLimitsTest, AutoKeepsLargeWhenItFits) {
+  FakeCompiler compiler;
+  compiler.builds[BuildGRF::Small] = {4096, 32, 0, 0};
+  compiler.builds[BuildGRF::Large] = {0, 32, 0, 0};
+  Expected<GRFDecision> d = decide(GRFPolicy::Auto, pvcLimits(1024), compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
+  EXPECT_TRUE(d->workgroupLimit.empty());
+}
+
+TEST(LaunchLimitsTest, ForcedModeThatCannotRunIsAnError) {
+  FakeCompiler compiler;
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Large, pvcLimits(1024, 16), compiler);
+  ASSERT_FALSE(bool(d));
+  std::optional<OutOfResourcesError> error = takeResources(d.takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->resource, kWorkGroupResource);
+  EXPECT_EQ(error->required, 1024);
+  EXPECT_EQ(error->limit, 512);
+  EXPECT_EQ(error->message.find("forced large GRF mode cannot run kernel 'k' "
+                                "has a work-group of 1024"),
+            0u)
+      << error->message;
+  // Nothing was built.
+  EXPECT_TRUE(compiler.built.empty());
+
+  // Known only after the build (IGC picked SIMD16): still an error.
+  compiler.builds[BuildGRF::Large].simd = 16;
+  d = decide(GRFPolicy::Large, pvcLimits(1024), compiler);
+  ASSERT_FALSE(bool(d));
+  error = takeResources(d.takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->limit, 512);
+}
+
+TEST(LaunchLimitsTest, IGCAutoChoosingAnUnlaunchableModeFallsBackToSmall) {
+  FakeCompiler compiler;
+  compiler.builds[BuildGRF::IGCAuto] = {0, 16, 0, 256};
+  Expected<GRFDecision> d =
+      decide(GRFPolicy::Auto, pvcLimits(1024), compiler, AutoStrategy::IGC);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(compiler.built,
+            (std::vector<BuildGRF>{BuildGRF::IGCAuto, BuildGRF::Small}));
+  EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
+  EXPECT_FALSE(d->workgroupLimit.empty());
+}
+
+TEST(LaunchLimitsTest, NoLimitsWithoutADevice) {
+  FakeCompiler compiler;
+  compiler.builds[BuildGRF::Large] = {0, 16, 1 << 30, 0};
+  Expected<GRFDecision> d = decide(GRFPolicy::Large, LaunchLimits(), compiler);
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+}
+
+//===----------------------------------------------------------------------===//
+// Per-thread scratch
+//===----------------------------------------------------------------------===//
+
+TEST(LaunchLimitsTest, ParsesIGCsScratchOverflowMessages) {
+  auto sizes = parseScratchOverflow(
+      "error: total scratch space exceeds HW supported limit for kernel "
+      "dot_kernel: 587264 bytes (max permitted PTSS 262144 bytes)");
+  ASSERT_TRUE(sizes);
+  EXPECT_EQ(sizes->first, 587264);
+  EXPECT_EQ(sizes->second, 262144);
+  sizes = parseScratchOverflow("Build failed:\ntotal scratch space exceeds HW "
+                               "supported limit\nfor kernel k: 321024 bytes\n"
+                               "(max permitted PTSS 262144 bytes)");
+  ASSERT_TRUE(sizes);
+  EXPECT_EQ(sizes->first, 321024);
+  sizes = parseScratchOverflow("exceeding max permitted PTSS, drop SIMD");
+  ASSERT_TRUE(sizes);
+  EXPECT_EQ(sizes->first, 0);
+  EXPECT_FALSE(parseScratchOverflow("error: Double type is not supported"));
+}
+
+TEST(LaunchLimitsTest, FailedBuildReportingPTSSOverflowIsOutOfResources) {
+  WorkerResponse response;
+  response.succeeded = false;
+  response.returnCode = -11;
+  response.log = "error: total scratch space exceeds HW supported limit for "
+                 "kernel k: 587264 bytes (max permitted PTSS 262144 bytes)\n";
+  std::optional<OutOfResourcesError> error = takeResources(
+      measureBuild(BuildGRF::Small, "-x", response, kPVCGRFBytes).takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->resource, kScratchResource);
+  EXPECT_EQ(error->required, 587264);
+  EXPECT_EQ(error->limit, 262144);
+  EXPECT_NE(error->message.find("build log:"), std::string::npos);
+}
+
+TEST(LaunchLimitsTest, DegenerateZebinIsOutOfResources) {
+  // A real zebin with .text and .symtab removed (Inputs/make_inputs.sh).
+  std::string degenerate = readInput("scratch_small_only.pvc.degenerate.zebin");
+  EXPECT_TRUE(isDegenerateZebin(degenerate));
+  EXPECT_FALSE(isDegenerateZebin(readInput("nospill.pvc.small.zebin")));
+  EXPECT_FALSE(isDegenerateZebin("not an ELF file"));
+
+  WorkerResponse response;
+  response.succeeded = true;
+  response.binary.assign(degenerate.begin(), degenerate.end());
+  std::optional<OutOfResourcesError> error = takeResources(
+      measureBuild(BuildGRF::Small, "-x", response, kPVCGRFBytes).takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->resource, kScratchResource);
+  EXPECT_NE(error->message.find("degenerate zebin"), std::string::npos);
+}
+
+/// Real pvc builds of the scratch kernels (Inputs/README.md).
+Expected<BuildAttempt> realBuild(StringRef kernel, BuildGRF mode) {
+  std::string stem = (kernel + ".pvc." + stringifyBuildGRF(mode)).str();
+  WorkerResponse response;
+  response.succeeded = true;
+  std::string binary = readInput(stem + ".zebin");
+  response.binary.assign(binary.begin(), binary.end());
+  response.log = readInput(stem + ".log");
+  return measureBuild(mode, getBuildFlags(mode, WorkerBackend::Ocloc, ""),
+                      response, kPVCGRFBytes);
+}
+
+TEST(LaunchLimitsTest, RealScratchOverflowIsDetected) {
+  // IGC 1.0.12504 reports success for 512 KiB of per-thread scratch, twice
+  // what pvc allows: the check is ours.
+  Expected<BuildAttempt> small =
+      realBuild("scratch_small_only", BuildGRF::Small);
+  ASSERT_TRUE(bool(small)) << toString(small.takeError());
+  EXPECT_EQ(small->kernels[0].scratchSize, 524288);
+  std::optional<OutOfResourcesError> error =
+      takeResources(pvcLimits(0).checkBuild(*small));
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->resource, kScratchResource);
+  EXPECT_EQ(error->required, 524288);
+  EXPECT_EQ(error->limit, 262144);
+}
+
+TEST(LaunchLimitsTest, ScratchOverflowRetriesLarge) {
+  // Small overflows the scratch, large fits: auto and default keep large.
+  for (GRFPolicy policy : {GRFPolicy::Auto, GRFPolicy::Default}) {
+    FakeCompiler compiler;
+    compiler.builds[BuildGRF::Small] = {9600, 32, 524288, 0};
+    compiler.builds[BuildGRF::Default] = {9600, 32, 524288, 0};
+    compiler.builds[BuildGRF::Large] = {0, 32, 262144, 0};
+    Expected<GRFDecision> d = decide(policy, pvcLimits(0), compiler);
+    ASSERT_TRUE(bool(d)) << toString(d.takeError());
+    EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
+    EXPECT_NE(d->reason.find("ran out of resources"), std::string::npos)
+        << d->reason;
+  }
+  // Forced small: an error with the sizes.
+  FakeCompiler compiler;
+  compiler.builds[BuildGRF::Small] = {9600, 32, 524288, 0};
+  Expected<GRFDecision> d = decide(GRFPolicy::Small, pvcLimits(0), compiler);
+  ASSERT_FALSE(bool(d));
+  std::optional<OutOfResourcesError> error = takeResources(d.takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->required, 524288);
+  EXPECT_EQ(error->limit, 262144);
+}
+
+TEST(LaunchLimitsTest, ScratchOverflowInEveryModeIsAnErrorWithSizes) {
+  FakeCompiler compiler;
+  compiler.builds[BuildGRF::Small] = {16896, 32, 524288, 0};
+  compiler.builds[BuildGRF::Large] = {8448, 32, 524288, 0};
+  Expected<GRFDecision> d = decide(GRFPolicy::Auto, pvcLimits(0), compiler);
+  ASSERT_FALSE(bool(d));
+  std::optional<OutOfResourcesError> error = takeResources(d.takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->resource, kScratchResource);
+  EXPECT_EQ(error->required, 524288);
+  EXPECT_EQ(error->limit, 262144);
+  EXPECT_NE(error->message.find("large GRF mode: kernel 'k' needs 524288"),
+            std::string::npos)
+      << error->message;
+}
+
+} // namespace
