@@ -181,9 +181,10 @@ TEST(LaunchLimitsTest, ForcedModeThatCannotRunIsAnError) {
   EXPECT_EQ(error->resource, kWorkGroupResource);
   EXPECT_EQ(error->required, 1024);
   EXPECT_EQ(error->limit, 512);
-  EXPECT_EQ(error->message.find("forced large GRF mode cannot run kernel 'k' "
-                                "has a work-group of 1024"),
-            0u)
+  EXPECT_EQ(
+      error->message.find("forced large GRF mode cannot launch: kernel 'k' "
+                          "has a work-group of 1024"),
+      0u)
       << error->message;
   // Nothing was built.
   EXPECT_TRUE(compiler.built.empty());

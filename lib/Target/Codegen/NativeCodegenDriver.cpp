@@ -8,6 +8,7 @@
 #include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVModuleInfo.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -179,6 +180,30 @@ static std::string getBuildKey(const PreparedModule &module,
     hash.update(llvm::ArrayRef<uint8_t>{0});
   }
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+/// What the module's binaries must fit to launch: the work-group sizes and
+/// required SIMD widths its SPIR-V declares (SPIR-V that does not parse has
+/// none: its binary is still checked against the default size), the size the
+/// caller launches the others with, and the device.
+static LaunchLimits getLaunchLimits(const ModuleCompileRequest &request,
+                                    const NativeCodegenOptions &options,
+                                    const PreparedModule &module) {
+  LaunchLimits limits;
+  limits.device = module.device;
+  limits.defaultWorkGroupSize = request.maxWorkGroupSize
+                                    ? request.maxWorkGroupSize
+                                    : options.maxWorkGroupSize;
+  for (const SPIRVKernelInfo &kernel : module.spirvKernels) {
+    KernelWorkGroup workGroup;
+    workGroup.name = kernel.name;
+    if (kernel.localSize)
+      workGroup.size = uint64_t((*kernel.localSize)[0]) *
+                       (*kernel.localSize)[1] * (*kernel.localSize)[2];
+    workGroup.requiredSimd = kernel.subgroupSize.value_or(0);
+    limits.kernels.push_back(std::move(workGroup));
+  }
+  return limits;
 }
 
 static llvm::Expected<PreparedModule>
@@ -355,18 +380,21 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
         planNote = "one worker, no speculation; ";
       }
     }
+    LaunchLimits limits = getLaunchLimits(request, options, *module);
     llvm::Expected<GRFDecision> decision = decideGRF(
         module->policy, options.autoStrategy, options.spillThreshold, plan,
-        [&](BuildGRF mode) { return build(index, *module, mode); });
+        limits, [&](BuildGRF mode) { return build(index, *module, mode); });
     if (!decision) {
-      // The validator's verdict is the likeliest explanation: keep it.
-      if (!module->validation.empty())
+      // The validator's verdict is the likeliest explanation: keep it (but
+      // not over a resource limit, which callers act on).
+      llvm::Error error = decision.takeError();
+      if (!module->validation.empty() && !error.isA<OutOfResourcesError>())
         results[index] = llvm::createStringError(
-            llvm::toString(decision.takeError()) +
+            llvm::toString(std::move(error)) +
             "\n(SPIRV-Tools also rejects this SPIR-V: " + module->validation +
             ")");
       else
-        results[index] = decision.takeError();
+        results[index] = std::move(error);
       return;
     }
     if (plan == BuildPlan::Speculate) {
@@ -389,6 +417,8 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
     result.compilerIdentity = module->compilerIdentity;
     result.validation = module->validation;
     result.spirvKernels = module->spirvKernels;
+    result.nRegs =
+        getNRegs(result.decision.getChosen().mode, options.nRegsDefault);
     result.cache = "off";
     if (impl->cache) {
       bool allHit = llvm::all_of(

@@ -64,7 +64,7 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
       {"backend_reason", result.backendReason},
       {"compiler", result.compilerIdentity},
       {"grf_mode", getEffectiveGRFMode(chosen)},
-      {"n_regs", getNRegs(chosen.mode)},
+      {"n_regs", result.nRegs},
       {"spill_size", chosen.spillSize},
       {"build_flags", chosen.buildFlags},
       {"cache", result.cache},
@@ -80,6 +80,9 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
   // How the GRF mode was decided: "measured", "predicted", "speculated",
   // "forced" or "igc"; for predicted modules also the plan and the estimate.
   entry["decision_source"] = result.decision.source;
+  // Why large GRF was ruled out: the kernels' work-groups cannot run in it.
+  if (!result.decision.workgroupLimit.empty())
+    entry["workgroup_limit"] = result.decision.workgroupLimit;
   if (result.pressure) {
     entry["plan"] = stringifyBuildPlan(result.plan).str();
     entry["pressure"] = llvm::json::Object{
@@ -98,6 +101,37 @@ llvm::json::Object mlir::xpu::getReportErrorEntry(llvm::StringRef module,
   // json::Value only references a StringRef: copy, the caller's strings die.
   return llvm::json::Object{
       {"module", module.str()}, {"arch", arch.str()}, {"error", error.str()}};
+}
+
+ModuleError mlir::xpu::takeModuleError(llvm::Error error) {
+  ModuleError result;
+  llvm::handleAllErrors(
+      std::move(error),
+      [&](const OutOfResourcesError &outOfResources) {
+        result.message = outOfResources.message;
+        result.resources = ModuleError::Resources{outOfResources.resource,
+                                                  outOfResources.required,
+                                                  outOfResources.limit};
+      },
+      [&](const llvm::ErrorInfoBase &other) {
+        if (!result.message.empty())
+          result.message += "; ";
+        result.message += other.message();
+      });
+  return result;
+}
+
+llvm::json::Object mlir::xpu::getReportErrorEntry(llvm::StringRef module,
+                                                  llvm::StringRef arch,
+                                                  const ModuleError &error) {
+  llvm::json::Object entry = getReportErrorEntry(module, arch, error.message);
+  if (error.resources)
+    entry["out_of_resources"] = llvm::json::Object{
+        {"resource", error.resources->resource},
+        {"required", error.resources->required},
+        {"limit", error.resources->limit},
+    };
+  return entry;
 }
 
 llvm::Error mlir::xpu::writeReport(llvm::StringRef path,

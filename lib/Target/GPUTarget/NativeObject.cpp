@@ -116,8 +116,7 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
       symbolizeGRFMode(getEffectiveGRFMode(chosen)).value_or(GRFMode::Default);
   SmallVector<NamedAttribute> properties({
       builder.getNamedAttr("grf_mode", GRFModeAttr::get(context, mode)),
-      builder.getNamedAttr("n_regs",
-                           builder.getI32IntegerAttr(getNRegs(chosen.mode))),
+      builder.getNamedAttr("n_regs", builder.getI32IntegerAttr(result.nRegs)),
       builder.getNamedAttr("spill_size",
                            builder.getI64IntegerAttr(chosen.spillSize)),
       builder.getNamedAttr("build_flags",

@@ -89,6 +89,11 @@ int64_t mlir::xpu::getNRegs(BuildGRF mode) {
   return 0;
 }
 
+int64_t mlir::xpu::getNRegs(BuildGRF mode, int64_t defaultNRegs) {
+  int64_t pinned = getNRegs(mode);
+  return pinned ? pinned : defaultNRegs;
+}
+
 std::vector<LogSpill> mlir::xpu::parseSpillWarnings(StringRef log,
                                                     unsigned grfBytes) {
   // IGC 1.0.12504: "warning: kernel K  compiled SIMD32 allocated 128 regs and
@@ -642,8 +647,8 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
     if (std::optional<WorkGroupLimit> limit = limits.checkBeforeBuild(mode))
       return make_error<OutOfResourcesError>(
           kWorkGroupResource, limit->required, limit->limit,
-          "forced " + stringifyBuildGRF(mode) + " GRF mode cannot run " +
-              limit->message);
+          "forced " + stringifyBuildGRF(mode) +
+              " GRF mode cannot launch: " + limit->message);
     return decideGRF(policy, strategy, spillThreshold, plan, memoBuild);
   }
 

@@ -52,6 +52,13 @@ struct NativeCodegenOptions {
   /// When a predicted-large build spills, also build small and keep the
   /// lesser (some kernels spill more in large mode). Off saves that build.
   bool verifyPredictedLarge = true;
+  /// Work-items per work-group of kernels whose SPIR-V declares none
+  /// (`LocalSize`): what the caller will launch them with, e.g. Triton's
+  /// num_warps x threads_per_warp. 0: unknown (only declared sizes count).
+  uint64_t maxWorkGroupSize = 0;
+  /// n_regs of builds whose flags do not pin the mode (default, IGC's auto
+  /// flag): 0 (DESIGN.md) or 128 (Triton's current convention).
+  int64_t nRegsDefault = 0;
 };
 
 /// A static register-pressure estimate of a module (its highest-pressure
@@ -81,6 +88,9 @@ struct ModuleCompileRequest {
   std::optional<PressureEstimate> pressure;
   /// Extra build options appended to the GRF flag.
   std::string extraFlags;
+  /// Overrides NativeCodegenOptions::maxWorkGroupSize for this module when
+  /// non-zero.
+  uint64_t maxWorkGroupSize = 0;
   std::vector<char> spirv;
 };
 
@@ -106,6 +116,9 @@ struct ModuleCompileResult {
   std::string validation;
   /// The kernels of the SPIR-V as given: their required sub-group sizes.
   std::vector<SPIRVKernelInfo> spirvKernels;
+  /// n_regs of the kept build: getNRegs of its mode, with
+  /// NativeCodegenOptions::nRegsDefault for flags that do not pin the mode.
+  int64_t nRegs = 0;
 };
 
 /// The sub-group size every kernel of `result` requires (0 when none

@@ -11,6 +11,9 @@
 
 #include "llvm/Support/JSON.h"
 
+#include <optional>
+#include <string>
+
 namespace mlir::xpu {
 
 /// One module's entry: the decision, every attempt and every kernel, in the
@@ -21,6 +24,27 @@ llvm::json::Object getReportEntry(const ModuleCompileResult &result);
 llvm::json::Object getReportErrorEntry(llvm::StringRef module,
                                        llvm::StringRef arch,
                                        llvm::StringRef error);
+
+/// A module's failure as the report and diagnostics show it.
+struct ModuleError {
+  std::string message;
+  /// Set for an OutOfResourcesError: what ran out, needed and allowed.
+  struct Resources {
+    std::string resource;
+    int64_t required = 0;
+    int64_t limit = 0;
+  };
+  std::optional<Resources> resources;
+};
+
+/// Consumes `error` (from NativeCodegenDriver::compile).
+ModuleError takeModuleError(llvm::Error error);
+
+/// getReportErrorEntry plus, for a module out of resources,
+/// "out_of_resources": {"resource", "required", "limit"}.
+llvm::json::Object getReportErrorEntry(llvm::StringRef module,
+                                       llvm::StringRef arch,
+                                       const ModuleError &error);
 
 /// Writes {"version": 1, "modules": [...]} to `path` atomically.
 llvm::Error writeReport(llvm::StringRef path,

@@ -58,6 +58,10 @@ std::string getBuildFlags(BuildGRF mode, WorkerBackend backend,
 /// (default, IGC auto).
 int64_t getNRegs(BuildGRF mode);
 
+/// getNRegs with `defaultNRegs` for flags that do not pin the mode (0, or
+/// 128 as Triton reports them: `n-regs-default`).
+int64_t getNRegs(BuildGRF mode, int64_t defaultNRegs);
+
 /// IGC's spill warnings, per kernel, converted to bytes.
 /// IGC prints "warning: kernel K  compiled SIMD16 allocated 128 regs and
 /// spilled around 136" where the number counts GRF-sized units; bytes =

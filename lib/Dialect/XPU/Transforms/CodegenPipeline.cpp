@@ -77,6 +77,8 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.validateSPIRV = options.validateSPIRV;
   native.timeoutMs = options.timeoutMs;
   native.memoryLimitMiB = options.memoryLimitMiB;
+  native.maxWorkGroupSize = options.maxWorkGroupSize;
+  native.nRegsDefault = options.nRegsDefault;
   pm.addPass(createXPUNativeCodegen(native));
 
   if (options.host)

@@ -103,10 +103,18 @@ struct NativeCodegenPass
     options.limits.memoryMiB = memoryLimitMiB;
     options.validation = validateSPIRV;
     options.verifyPredictedLarge = verifyPredictedLarge;
+    options.maxWorkGroupSize = maxWorkGroupSize;
+    options.nRegsDefault = nRegsDefault;
     return options;
   }
 
   void runOnOperation() override {
+    if (nRegsDefault != 0 && nRegsDefault != 128) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: n-regs-default must be 0 or 128, got "
+          << nRegsDefault.getValue();
+      return signalPassFailure();
+    }
     if (spillThreshold < 0) {
       mlir::emitError(getOperation().getLoc())
           << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
@@ -186,13 +194,13 @@ struct NativeCodegenPass
       if (objects.empty())
         llvm::append_range(objects, slot.binary.getObjects());
       if (!result) {
-        std::string message = llvm::toString(result.takeError());
+        ModuleError error = takeModuleError(result.takeError());
         // Located at the binary, without printing it: its payload is huge.
         mlir::emitError(getLineLoc(slot.binary))
             << "xpu-native-codegen: module '" << request.name << "' for arch '"
-            << request.arch << "' failed: " << getExcerpt(message);
+            << request.arch << "' failed: " << getExcerpt(error.message);
         entries.push_back(llvm::json::Value(
-            getReportErrorEntry(request.name, request.arch, message)));
+            getReportErrorEntry(request.name, request.arch, error)));
         ++numFailed;
         ++moduleFailures;
         continue;
@@ -349,8 +357,8 @@ struct NativeCodegenPass
       mlir::emitRemark(getLineLoc(slot.binary))
           << "xpu-native-codegen: '" << result.name << "' on " << result.arch
           << ": " << getEffectiveGRFMode(chosen)
-          << " GRF (n_regs = " << getNRegs(chosen.mode) << ", "
-          << chosen.spillSize << " bytes spilled, backend " << result.backend
+          << " GRF (n_regs = " << result.nRegs << ", " << chosen.spillSize
+          << " bytes spilled, backend " << result.backend
           << "): " << decision.reason;
     // A forced mode that spills is worth a warning: the user chose it.
     bool forced =

@@ -118,6 +118,16 @@ struct CodegenPipelineOptions
       llvm::cl::init(0)};
   PassOptions::Option<std::string> report{*this, "report",
                                           llvm::cl::desc("JSON report path")};
+  PassOptions::Option<uint64_t> maxWorkGroupSize{
+      *this, "max-workgroup-size",
+      llvm::cl::desc("Work-items per work-group of kernels that declare none "
+                     "(0: unknown)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> nRegsDefault{
+      *this, "n-regs-default",
+      llvm::cl::desc("n_regs when the flags do not pin the GRF mode: 0 or "
+                     "128"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> remarks{*this, "remarks",
                                     llvm::cl::desc("Explain each GRF decision"),
                                     llvm::cl::init(false)};

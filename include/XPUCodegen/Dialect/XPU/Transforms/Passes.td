@@ -273,6 +273,24 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     text MLIR 22 emits) are compiled as
     `#xpu.target<arch = chip, grf_mode = grf-mode>` and replaced by native
     objects with the same properties.
+
+    No kept binary is one its device cannot launch. The work-group of a
+    kernel is its SPIR-V `LocalSize` (from `known_block_size` on a
+    `gpu.func`, `reqd_work_group_size` in OpenCL), else
+    `max-workgroup-size`. A GRF mode runs at most vector engines per core x
+    threads per engine in that mode x SIMD width work-items (device table,
+    docs/Devices.md; the SIMD width is the binary's): `auto` does not build
+    or keep large GRF for a work-group that cannot run in it (the report's
+    `workgroup_limit` says why), and a forced mode that cannot run it is an
+    error at the binary. A build whose per-thread scratch (spills and
+    private arrays) exceeds the device's limit, that IGC reports as a
+    scratch overflow, or that comes back as a degenerate zebin (no `.text`
+    or `.symtab`), is out of resources: `auto` and `default` try large GRF
+    (fewer spills), otherwise the module fails with the sizes (report
+    `out_of_resources`).
+
+    `n_regs` is 128 or 256 when the flags pin the mode, else
+    `n-regs-default` (0, or 128 as Triton reports it).
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
@@ -337,6 +355,13 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",
            /*default=*/"8192",
            "Address-space limit per compiler worker, in MiB (0: none)">,
+    Option<"maxWorkGroupSize", "max-workgroup-size", "uint64_t",
+           /*default=*/"0",
+           "Work-items per work-group of kernels whose SPIR-V declares no "
+           "LocalSize (0: unknown)">,
+    Option<"nRegsDefault", "n-regs-default", "int64_t", /*default=*/"0",
+           "n_regs when the build flags do not pin the GRF mode (default, "
+           "IGC auto): 0 or 128">,
   ];
   let statistics = [
     Statistic<"numObjects", "objects", "SPIR-V objects compiled">,
