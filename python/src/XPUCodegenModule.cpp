@@ -68,6 +68,13 @@ struct CompileOptions {
   std::string autoStrategy;
   std::string cacheDir;
   unsigned jobs = 0;
+  /// Extra build options (the pass option `flags`).
+  std::string flags;
+  uint64_t timeoutMs = 300000;
+  uint64_t memoryLimitMiB = 8192;
+  bool validateSPIRV = true;
+  uint64_t maxWorkGroupSize = 0;
+  int64_t nRegsDefault = 0;
 };
 
 /// One compiled (or failed) module.
@@ -136,6 +143,8 @@ bool checkOptions(const CompileOptions &options, llvm::StringRef location,
                 "'; valid: measure, igc");
   if (options.spillThreshold < 0)
     return fail("spill threshold must be >= 0 bytes");
+  if (options.nRegsDefault != 0 && options.nRegsDefault != 128)
+    return fail("n_regs_default must be 0 or 128");
   return true;
 }
 
@@ -166,6 +175,11 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   driverOptions.autoStrategy = *parseAutoStrategy(options.autoStrategy);
   driverOptions.cacheDir = options.cacheDir;
   driverOptions.jobs = options.jobs;
+  driverOptions.limits.timeoutMs = options.timeoutMs;
+  driverOptions.limits.memoryMiB = options.memoryLimitMiB;
+  driverOptions.validateSPIRV = options.validateSPIRV;
+  driverOptions.maxWorkGroupSize = options.maxWorkGroupSize;
+  driverOptions.nRegsDefault = options.nRegsDefault;
   llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
       NativeCodegenDriver::create(driverOptions);
   if (!driver) {
@@ -180,6 +194,7 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
     request.name = name;
     request.arch = options.arch;
     request.policy = *parsePolicy(options.grfMode);
+    request.extraFlags = options.flags;
     request.spirv.assign(bytes.begin(), bytes.end());
     requests.push_back(std::move(request));
   }
@@ -187,11 +202,12 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
       (*driver)->compile(requests);
   for (auto [request, result] : llvm::zip_equal(requests, results)) {
     if (!result) {
-      std::string message = llvm::toString(result.takeError());
+      ModuleError error = takeModuleError(result.takeError());
       outcome.addError(request.name + ": error: module '" + request.name +
-                       "' for arch '" + request.arch + "' failed: " + message);
+                       "' for arch '" + request.arch +
+                       "' failed: " + error.message);
       outcome.modules.push_back(
-          {serialize(getReportErrorEntry(request.name, request.arch, message)),
+          {serialize(getReportErrorEntry(request.name, request.arch, error)),
            std::nullopt});
       continue;
     }
@@ -383,6 +399,9 @@ CompileOutcome compileMLIR(const std::string &text,
   pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
   pipeline.cacheDir = options.cacheDir;
   pipeline.jobs = options.jobs;
+  pipeline.flags = options.flags;
+  pipeline.maxWorkGroupSize = options.maxWorkGroupSize;
+  pipeline.nRegsDefault = options.nRegsDefault;
   pipeline.report = report.path.str().str();
   PassManager pm(&context, ModuleOp::getOperationName());
   buildCodegenPipeline(pm, pipeline);
@@ -469,6 +488,28 @@ py::dict toPython(const CompileOutcome &outcome) {
   return result;
 }
 
+/// The options that the Python half passes as keywords beyond the first
+/// seven: absent keys keep their defaults.
+void applyExtraOptions(CompileOptions &options, const py::dict &extra) {
+  for (auto [key, value] : extra) {
+    std::string name = py::cast<std::string>(key);
+    if (name == "flags")
+      options.flags = py::cast<std::string>(value);
+    else if (name == "timeout_ms")
+      options.timeoutMs = py::cast<uint64_t>(value);
+    else if (name == "memory_limit_mb")
+      options.memoryLimitMiB = py::cast<uint64_t>(value);
+    else if (name == "validate")
+      options.validateSPIRV = py::cast<bool>(value);
+    else if (name == "max_workgroup_size")
+      options.maxWorkGroupSize = py::cast<uint64_t>(value);
+    else if (name == "n_regs_default")
+      options.nRegsDefault = py::cast<int64_t>(value);
+    else
+      throw py::type_error("unknown compile option '" + name + "'");
+  }
+}
+
 CompileOptions makeOptions(std::string arch, std::string grfMode,
                            std::string backend, int64_t spillThreshold,
                            std::string autoStrategy, std::string cacheDir,
@@ -494,13 +535,14 @@ PYBIND11_MODULE(_xpu_codegen, m) {
       [](const std::vector<std::pair<std::string, py::bytes>> &inputs,
          std::string arch, std::string grfMode, std::string backend,
          int64_t spillThreshold, std::string autoStrategy, std::string cacheDir,
-         unsigned jobs) {
+         unsigned jobs, const py::kwargs &extra) {
         std::vector<SPIRVInput> copies;
         for (const auto &[name, bytes] : inputs)
           copies.emplace_back(name, std::string(bytes));
         CompileOptions options = makeOptions(
             std::move(arch), std::move(grfMode), std::move(backend),
             spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
+        applyExtraOptions(options, extra);
         CompileOutcome outcome;
         {
           py::gil_scoped_release release;
@@ -517,11 +559,13 @@ PYBIND11_MODULE(_xpu_codegen, m) {
       "compile_mlir",
       [](py::bytes text, std::string bufferName, std::string arch,
          std::string grfMode, std::string backend, int64_t spillThreshold,
-         std::string autoStrategy, std::string cacheDir, unsigned jobs) {
+         std::string autoStrategy, std::string cacheDir, unsigned jobs,
+         const py::kwargs &extra) {
         std::string source(text);
         CompileOptions options = makeOptions(
             std::move(arch), std::move(grfMode), std::move(backend),
             spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
+        applyExtraOptions(options, extra);
         CompileOutcome outcome;
         {
           py::gil_scoped_release release;
@@ -578,6 +622,43 @@ PYBIND11_MODULE(_xpu_codegen, m) {
         return std::nullopt;
       },
       py::arg("name"), "Canonical device name of an arch, or None.");
+  m.def(
+      "lookup_pci_id",
+      [](uint32_t id) -> std::optional<std::string> {
+        if (const DeviceInfo *device = lookupDeviceByPCIId(id))
+          return device->name.str();
+        return std::nullopt;
+      },
+      py::arg("id"), "Canonical device name of a PCI device ID, or None.");
+  m.def(
+      "describe_unknown_arch",
+      [](const std::string &name) { return describeUnknownDevice(name); },
+      py::arg("name"),
+      "The unknown-arch message, with a suggestion when one is close.");
+  m.def(
+      "device_info",
+      [](const std::string &name) -> std::optional<py::dict> {
+        const DeviceInfo *device = lookupDevice(name);
+        if (!device)
+          return std::nullopt;
+        py::dict info;
+        info["name"] = device->name.str();
+        info["family"] = device->family.str();
+        py::list modes, threads;
+        for (const GRFModeInfo &mode : device->grfModes) {
+          modes.append(mode.registers);
+          threads.append(mode.threadsPerEU);
+        }
+        info["grf_modes"] = modes;
+        info["threads_per_eu"] = threads;
+        info["eus_per_core"] = device->eusPerCore;
+        info["max_work_group_size"] = device->maxWorkGroupSize;
+        info["sub_group_sizes"] = py::cast(std::vector<unsigned>(
+            device->subgroupSizes.begin(), device->subgroupSizes.end()));
+        info["max_scratch_per_thread"] = device->maxScratchPerThread;
+        return info;
+      },
+      py::arg("name"), "Device table facts of an arch, or None.");
   m.def(
       "valid_archs", [] { return getValidDeviceNames(); },
       "Every accepted arch name and alias, comma-separated.");

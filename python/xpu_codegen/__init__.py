@@ -39,12 +39,19 @@ from ._api import (  # noqa: E402
     Attempt,
     CompileError,
     CompileWarning,
+    DEFAULT_MEMORY_LIMIT_MB,
+    DEFAULT_TIMEOUT_MS,
+    Device,
     Kernel,
     Module,
+    OutOfResources,
+    VALIDATE,
     ZebinInfo,
     ZebinKernel,
     compile,
     compile_file,
+    compile_many,
+    device,
     is_spirv,
     read_zebin,
     report,
@@ -53,8 +60,8 @@ from ._api import (  # noqa: E402
 )
 
 # Public names print as xpu_codegen.X (in tracebacks and reprs).
-for _cls in (Attempt, CompileError, CompileWarning, Kernel, Module, ZebinInfo,
-             ZebinKernel):
+for _cls in (Attempt, CompileError, CompileWarning, Device, Kernel, Module,
+             OutOfResources, ZebinInfo, ZebinKernel):
     _cls.__module__ = __name__
 del _cls
 

@@ -2,6 +2,7 @@
 
 import argparse
 import os
+import pathlib
 import re
 import struct
 import sys
@@ -105,16 +106,46 @@ def _progress_label(path, data):
             f"module{'s' * (modules != 1)})")
 
 
-def _binary_paths(modules, output):
-    """Where each module's zebin goes (see docs/Python.md)."""
-    names = [(_SAFE_NAME.sub("_", m.name) or "module") + ".zebin"
-             for m in modules]
+def _binary_paths(modules, output, directory=False):
+    """Where each module's zebin goes (see docs/Python.md). Names that
+    repeat (the same module name from two inputs) get a -2, -3... suffix."""
+    names, seen = [], {}
+    for m in modules:
+        base = _SAFE_NAME.sub("_", m.name) or "module"
+        count = seen.get(base, 0) + 1
+        seen[base] = count
+        names.append(f"{base}.zebin" if count == 1 else f"{base}-{count}.zebin")
     if output is None:
         return names
-    if len(modules) == 1 and not os.path.isdir(output):
+    if len(modules) == 1 and not directory and not os.path.isdir(output):
         return [output]
     os.makedirs(output, exist_ok=True)
     return [os.path.join(output, name) for name in names]
+
+
+class _BatchProgress:
+    """"k/N" on stderr while a batch compiles, only on a terminal; erased
+    at the end so piped output never sees it."""
+
+    def __init__(self, stream=None):
+        self.stream = stream if stream is not None else sys.stderr
+        try:
+            self.tty = self.stream.isatty()
+        except (AttributeError, ValueError):
+            self.tty = False
+        self.shown = False
+
+    def __call__(self, done, total):
+        if not self.tty:
+            return
+        self.stream.write(f"\r\033[Kxpu_codegen: compiled {done}/{total}")
+        self.stream.flush()
+        self.shown = True
+
+    def finish(self):
+        if self.shown:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
 
 
 def _print_modules(modules, out):
@@ -138,53 +169,96 @@ def _print_modules(modules, out):
 
 
 def _compile(args):
-    try:
-        with open(args.input, "rb") as f:
-            data = f.read()
-    except OSError as error:
-        print(f"error: cannot read {args.input}: {error.strerror}",
-              file=sys.stderr)
-        return 1
+    status = 0
+    readable = []
+    for path in args.inputs:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as error:
+            print(f"error: cannot read {path}: {error.strerror}",
+                  file=sys.stderr)
+            status = 1
+            continue
+        readable.append((path, data))
     options = dict(arch=args.arch, grf_mode=args.grf_mode,
                    backend=args.backend, spill_threshold=args.spill_threshold,
                    cache_dir=args.cache_dir, jobs=args.jobs,
-                   auto_strategy=args.auto_strategy)
+                   auto_strategy=args.auto_strategy, flags=args.flags,
+                   timeout_ms=args.timeout_ms,
+                   memory_limit_mb=args.memory_limit_mb,
+                   validate=args.validate,
+                   max_workgroup_size=args.max_workgroup_size,
+                   n_regs_default=args.n_regs_default)
+    if args.subgroup_size is not None:
+        options["subgroup_size"] = args.subgroup_size
+    batch = len(args.inputs) > 1
+    progress = _BatchProgress()
     try:
-        with warnings.catch_warnings(record=True) as caught, \
-                _Progress(_progress_label(args.input, data)):
+        with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", _api.CompileWarning)
-            modules = _api.compile_file(args.input, **options)
-    except _api.CompileError as error:
-        print(error.diagnostics, file=sys.stderr)
-        if args.report and error.report_entries:
-            _api.write_report(args.report, error.report_entries)
-            print(f"wrote {args.report} (with errors)", file=sys.stderr)
-        return 1
+            if batch:
+                results = _api.compile_many(
+                    [pathlib.Path(p) for p, _ in readable],
+                    progress=progress, **options)
+            elif readable:
+                path, data = readable[0]
+                with _Progress(_progress_label(path, data)):
+                    results = _api.compile_many([pathlib.Path(path)],
+                                                **options)
+            else:
+                results = []
     except (ValueError, TypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except _api.CompileError as error:  # e.g. an unknown PCI device ID
+        print(error.diagnostics, file=sys.stderr)
+        return 1
+    finally:
+        progress.finish()
     for warning in caught:
         print(warning.message, file=sys.stderr)
-    if not modules:
-        print(f"{args.input}: no gpu.module to compile", file=sys.stderr)
 
+    modules, entries = [], []
+    for (path, _), result in zip(readable, results):
+        if isinstance(result, _api.CompileError):
+            print(result.diagnostics, file=sys.stderr)
+            entries.extend(result.report_entries)
+            status = 1
+            continue
+        if not result:
+            print(f"{path}: no gpu.module to compile", file=sys.stderr)
+        modules.extend(result)
+        entries.extend(m.report_entry for m in result)
+
+    # Every good binary is written, whatever failed.
+    paths = []
     try:
-        paths = _binary_paths(modules, args.output)
-        for module, path in zip(modules, paths):
-            module.write(path)
-        if args.report:
-            _api.write_report(args.report, modules)
+        if modules:
+            paths = _binary_paths(modules, args.output, directory=batch)
+            for module, path in zip(modules, paths):
+                module.write(path)
+        if args.report and entries:
+            _api.write_report(args.report, entries)
     except OSError as error:
         print(f"error: cannot write {error.filename}: {error.strerror}",
               file=sys.stderr)
         return 1
-    if not args.quiet:
+    if status and args.report and entries:
+        print(f"wrote {args.report} (with errors)", file=sys.stderr)
+    if not args.quiet and modules:
         _print_modules(modules, sys.stdout)
         for path in paths:
             print(f"wrote {path}")
-        if args.report:
+        if args.report and not status:
             print(f"wrote {args.report}")
-    return 0
+    if batch:
+        failed = sum(isinstance(r, _api.CompileError) for r in results)
+        failed += len(args.inputs) - len(readable)
+        print(f"compiled {len(args.inputs) - failed} of {len(args.inputs)} "
+              f"inputs" + (f", {failed} failed" if failed else ""),
+              file=sys.stderr)
+    return status
 
 
 def _inspect(args):
@@ -231,14 +305,19 @@ def _parser():
     commands = parser.add_subparsers(dest="command", required=True)
 
     compile_ = commands.add_parser(
-        "compile", help="compile a .mlir or .spv file to native code",
-        description="Compile INPUT (MLIR text: the whole "
+        "compile", help="compile .mlir or .spv files to native code",
+        description="Compile each INPUT (MLIR text: the whole "
                     "xpu-codegen-pipeline; SPIR-V: native code generation "
-                    "only) and print a table per kernel. One module: OUT is "
-                    "the zebin (or a directory to put <module>.zebin in); "
-                    "several: OUT is a directory of <module>.zebin. Without "
-                    "-o, <module>.zebin files go to the current directory.")
-    compile_.add_argument("input", metavar="INPUT",
+                    "only) and print a table per kernel. Several inputs "
+                    "compile as one batch (identical ones once, the others "
+                    "in parallel; k/N progress on a terminal); every good "
+                    "binary is written even when others fail, and the exit "
+                    "status is 1 if any failed. One input with one module: "
+                    "OUT is the zebin (or a directory to put <module>.zebin "
+                    "in); otherwise OUT is a directory of <module>.zebin. "
+                    "Without -o, <module>.zebin files go to the current "
+                    "directory.")
+    compile_.add_argument("inputs", metavar="INPUT", nargs="+",
                           help="a .mlir or .spv file")
     compile_.add_argument("--arch", default="pvc",
                           help="Intel GPU device (default: pvc)")
@@ -258,6 +337,32 @@ def _parser():
     compile_.add_argument("--jobs", type=_non_negative, default=0,
                           metavar="N", help="parallel compiler workers "
                                             "(default: hardware threads)")
+    compile_.add_argument("--flags", default="", metavar="FLAGS",
+                          help="extra IGC build options")
+    compile_.add_argument("--timeout-ms", type=_non_negative,
+                          default=_api.DEFAULT_TIMEOUT_MS, metavar="MS",
+                          help="wall-clock limit per compile (0: none; "
+                               f"default: {_api.DEFAULT_TIMEOUT_MS})")
+    compile_.add_argument("--memory-limit-mb", type=_non_negative,
+                          default=_api.DEFAULT_MEMORY_LIMIT_MB, metavar="MB",
+                          help="address space per compiler worker (0: none; "
+                               f"default: {_api.DEFAULT_MEMORY_LIMIT_MB})")
+    compile_.add_argument("--validate", default="warn",
+                          choices=_api.VALIDATE,
+                          help="what a SPIRV-Tools rejection is "
+                               "(default: warn)")
+    compile_.add_argument("--subgroup-size", type=_non_negative,
+                          metavar="N",
+                          help="MLIR input: the sub-group size kernels "
+                               "require (default: the device's)")
+    compile_.add_argument("--max-workgroup-size", type=_non_negative,
+                          default=0, metavar="N",
+                          help="work-items per work-group of kernels that "
+                               "declare none (default: unknown)")
+    compile_.add_argument("--n-regs-default", type=int, default=0,
+                          choices=(0, 128),
+                          help="n_regs when the flags do not pin the GRF "
+                               "mode (default: 0)")
     compile_.add_argument("-o", "--output", metavar="OUT",
                           help="output zebin or directory")
     compile_.add_argument("--report", metavar="REPORT.json",

@@ -2,7 +2,8 @@
 """Writes the LLVM IR test kernels (see README.md).
 
 accumulate_<N>: N live <8 x float> accumulators updated in a loop. Each
-accumulator costs 8 floats per lane, so N sets the register pressure.
+accumulator costs 8 floats per lane, so N sets the register pressure; an
+optional sub-group size makes the kernel require that SIMD width.
 private_array: a per-work-item float array indexed by data, which IGC keeps
 in private (scratch) memory without spilling.
 scratch_<N>_<SIZE>: both at once (N accumulators, a SIZE-float array): the
@@ -18,10 +19,12 @@ declare spir_func i64 @_Z13get_global_idj(i32)
 """
 
 
-def accumulate(name, n):
+def accumulate(name, n, subgroup_size=0):
     out = [HEADER]
+    # A required sub-group size becomes OpExecutionMode SubgroupSize.
+    required = " !intel_reqd_sub_group_size !0" if subgroup_size else ""
     out.append(f"define spir_kernel void @{name}(ptr addrspace(1) %acc, "
-               "ptr addrspace(1) %x, i32 %iters) {")
+               f"ptr addrspace(1) %x, i32 %iters){required} {{")
     out.append("entry:")
     out.append("  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)")
     out.append(f"  %base = mul i64 %gid, {n}")
@@ -51,6 +54,8 @@ def accumulate(name, n):
         out.append(f"  store <8 x float> %n{i}, ptr addrspace(1) %pi{i}, align 32")
     out.append("  ret void")
     out.append("}")
+    if subgroup_size:
+        out.append(f"!0 = !{{i32 {subgroup_size}}}")
     return "\n".join(out) + "\n"
 
 
@@ -134,7 +139,8 @@ start:
 if __name__ == "__main__":
     kind, name, arg = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if kind == "accumulate":
-        sys.stdout.write(accumulate(name, arg))
+        subgroup_size = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+        sys.stdout.write(accumulate(name, arg, subgroup_size))
     elif kind == "scratch":
         sys.stdout.write(scratch(name, arg, int(sys.argv[4])))
     else:

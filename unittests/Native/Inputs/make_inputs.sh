@@ -11,9 +11,10 @@ python3 gen_kernels.py accumulate spill_both 16 > spill_both.ll
 python3 gen_kernels.py private private_array 256 > private_array.ll
 python3 gen_kernels.py scratch scratch_small_only 8 2048 > scratch_small_only.ll
 python3 gen_kernels.py scratch scratch_both 16 2048 > scratch_both.ll
+python3 gen_kernels.py accumulate simd16_small_only 16 16 > simd16_small_only.ll
 
 for k in nospill spill_small_only spill_both private_array scratch_small_only \
-    scratch_both; do
+    scratch_both simd16_small_only; do
   "$LLVM/llc" -mtriple=spirv64-unknown-unknown -filetype=obj $k.ll -o $k.spv
   spirv-val --target-env spv1.4 $k.spv
   for mode in small large default igc-auto; do
@@ -38,7 +39,8 @@ rm -f nospill.pvc.default.zebin nospill.pvc.igc-auto.zebin \
   private_array.pvc.igc-auto.zebin private_array.pvc.large.zebin \
   scratch_small_only.pvc.default.zebin scratch_small_only.pvc.igc-auto.zebin \
   scratch_small_only.pvc.large.zebin scratch_both.pvc.default.zebin \
-  scratch_both.pvc.igc-auto.zebin scratch_both.pvc.large.zebin
+  scratch_both.pvc.igc-auto.zebin scratch_both.pvc.large.zebin \
+  simd16_small_only.pvc.*.zebin
 
 # What some IGC versions write on a per-thread scratch overflow (exit code 0):
 # a zebin without code. Made from a real one by dropping .text and .symtab.

@@ -1,0 +1,181 @@
+target datalayout = "e-i64:64-v16:16-v24:32-v32:32-v48:64-v96:128-v192:256-v256:256-v512:512-v1024:1024-n8:16:32:64-G1"
+target triple = "spirv64-unknown-unknown"
+
+declare spir_func i64 @_Z13get_global_idj(i32)
+
+define spir_kernel void @simd16_small_only(ptr addrspace(1) %acc, ptr addrspace(1) %x, i32 %iters) !intel_reqd_sub_group_size !0 {
+entry:
+  %gid = call spir_func i64 @_Z13get_global_idj(i32 0)
+  %base = mul i64 %gid, 16
+  %ai0 = add i64 %base, 0
+  %pi0 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai0
+  %init0 = load <8 x float>, ptr addrspace(1) %pi0, align 32
+  %ai1 = add i64 %base, 1
+  %pi1 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai1
+  %init1 = load <8 x float>, ptr addrspace(1) %pi1, align 32
+  %ai2 = add i64 %base, 2
+  %pi2 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai2
+  %init2 = load <8 x float>, ptr addrspace(1) %pi2, align 32
+  %ai3 = add i64 %base, 3
+  %pi3 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai3
+  %init3 = load <8 x float>, ptr addrspace(1) %pi3, align 32
+  %ai4 = add i64 %base, 4
+  %pi4 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai4
+  %init4 = load <8 x float>, ptr addrspace(1) %pi4, align 32
+  %ai5 = add i64 %base, 5
+  %pi5 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai5
+  %init5 = load <8 x float>, ptr addrspace(1) %pi5, align 32
+  %ai6 = add i64 %base, 6
+  %pi6 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai6
+  %init6 = load <8 x float>, ptr addrspace(1) %pi6, align 32
+  %ai7 = add i64 %base, 7
+  %pi7 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai7
+  %init7 = load <8 x float>, ptr addrspace(1) %pi7, align 32
+  %ai8 = add i64 %base, 8
+  %pi8 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai8
+  %init8 = load <8 x float>, ptr addrspace(1) %pi8, align 32
+  %ai9 = add i64 %base, 9
+  %pi9 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai9
+  %init9 = load <8 x float>, ptr addrspace(1) %pi9, align 32
+  %ai10 = add i64 %base, 10
+  %pi10 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai10
+  %init10 = load <8 x float>, ptr addrspace(1) %pi10, align 32
+  %ai11 = add i64 %base, 11
+  %pi11 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai11
+  %init11 = load <8 x float>, ptr addrspace(1) %pi11, align 32
+  %ai12 = add i64 %base, 12
+  %pi12 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai12
+  %init12 = load <8 x float>, ptr addrspace(1) %pi12, align 32
+  %ai13 = add i64 %base, 13
+  %pi13 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai13
+  %init13 = load <8 x float>, ptr addrspace(1) %pi13, align 32
+  %ai14 = add i64 %base, 14
+  %pi14 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai14
+  %init14 = load <8 x float>, ptr addrspace(1) %pi14, align 32
+  %ai15 = add i64 %base, 15
+  %pi15 = getelementptr <8 x float>, ptr addrspace(1) %acc, i64 %ai15
+  %init15 = load <8 x float>, ptr addrspace(1) %pi15, align 32
+  br label %loop
+loop:
+  %iv = phi i32 [ 0, %entry ], [ %iv.next, %loop ]
+  %a0 = phi <8 x float> [ %init0, %entry ], [ %n0, %loop ]
+  %a1 = phi <8 x float> [ %init1, %entry ], [ %n1, %loop ]
+  %a2 = phi <8 x float> [ %init2, %entry ], [ %n2, %loop ]
+  %a3 = phi <8 x float> [ %init3, %entry ], [ %n3, %loop ]
+  %a4 = phi <8 x float> [ %init4, %entry ], [ %n4, %loop ]
+  %a5 = phi <8 x float> [ %init5, %entry ], [ %n5, %loop ]
+  %a6 = phi <8 x float> [ %init6, %entry ], [ %n6, %loop ]
+  %a7 = phi <8 x float> [ %init7, %entry ], [ %n7, %loop ]
+  %a8 = phi <8 x float> [ %init8, %entry ], [ %n8, %loop ]
+  %a9 = phi <8 x float> [ %init9, %entry ], [ %n9, %loop ]
+  %a10 = phi <8 x float> [ %init10, %entry ], [ %n10, %loop ]
+  %a11 = phi <8 x float> [ %init11, %entry ], [ %n11, %loop ]
+  %a12 = phi <8 x float> [ %init12, %entry ], [ %n12, %loop ]
+  %a13 = phi <8 x float> [ %init13, %entry ], [ %n13, %loop ]
+  %a14 = phi <8 x float> [ %init14, %entry ], [ %n14, %loop ]
+  %a15 = phi <8 x float> [ %init15, %entry ], [ %n15, %loop ]
+  %iv64 = zext i32 %iv to i64
+  %xrow = mul i64 %iv64, 16
+  %xi0 = add i64 %xrow, 0
+  %px0 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi0
+  %x0 = load <8 x float>, ptr addrspace(1) %px0, align 32
+  %m0 = fmul <8 x float> %a0, %x0
+  %n0 = fadd <8 x float> %m0, %a1
+  %xi1 = add i64 %xrow, 1
+  %px1 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi1
+  %x1 = load <8 x float>, ptr addrspace(1) %px1, align 32
+  %m1 = fmul <8 x float> %a1, %x1
+  %n1 = fadd <8 x float> %m1, %a2
+  %xi2 = add i64 %xrow, 2
+  %px2 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi2
+  %x2 = load <8 x float>, ptr addrspace(1) %px2, align 32
+  %m2 = fmul <8 x float> %a2, %x2
+  %n2 = fadd <8 x float> %m2, %a3
+  %xi3 = add i64 %xrow, 3
+  %px3 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi3
+  %x3 = load <8 x float>, ptr addrspace(1) %px3, align 32
+  %m3 = fmul <8 x float> %a3, %x3
+  %n3 = fadd <8 x float> %m3, %a4
+  %xi4 = add i64 %xrow, 4
+  %px4 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi4
+  %x4 = load <8 x float>, ptr addrspace(1) %px4, align 32
+  %m4 = fmul <8 x float> %a4, %x4
+  %n4 = fadd <8 x float> %m4, %a5
+  %xi5 = add i64 %xrow, 5
+  %px5 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi5
+  %x5 = load <8 x float>, ptr addrspace(1) %px5, align 32
+  %m5 = fmul <8 x float> %a5, %x5
+  %n5 = fadd <8 x float> %m5, %a6
+  %xi6 = add i64 %xrow, 6
+  %px6 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi6
+  %x6 = load <8 x float>, ptr addrspace(1) %px6, align 32
+  %m6 = fmul <8 x float> %a6, %x6
+  %n6 = fadd <8 x float> %m6, %a7
+  %xi7 = add i64 %xrow, 7
+  %px7 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi7
+  %x7 = load <8 x float>, ptr addrspace(1) %px7, align 32
+  %m7 = fmul <8 x float> %a7, %x7
+  %n7 = fadd <8 x float> %m7, %a8
+  %xi8 = add i64 %xrow, 8
+  %px8 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi8
+  %x8 = load <8 x float>, ptr addrspace(1) %px8, align 32
+  %m8 = fmul <8 x float> %a8, %x8
+  %n8 = fadd <8 x float> %m8, %a9
+  %xi9 = add i64 %xrow, 9
+  %px9 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi9
+  %x9 = load <8 x float>, ptr addrspace(1) %px9, align 32
+  %m9 = fmul <8 x float> %a9, %x9
+  %n9 = fadd <8 x float> %m9, %a10
+  %xi10 = add i64 %xrow, 10
+  %px10 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi10
+  %x10 = load <8 x float>, ptr addrspace(1) %px10, align 32
+  %m10 = fmul <8 x float> %a10, %x10
+  %n10 = fadd <8 x float> %m10, %a11
+  %xi11 = add i64 %xrow, 11
+  %px11 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi11
+  %x11 = load <8 x float>, ptr addrspace(1) %px11, align 32
+  %m11 = fmul <8 x float> %a11, %x11
+  %n11 = fadd <8 x float> %m11, %a12
+  %xi12 = add i64 %xrow, 12
+  %px12 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi12
+  %x12 = load <8 x float>, ptr addrspace(1) %px12, align 32
+  %m12 = fmul <8 x float> %a12, %x12
+  %n12 = fadd <8 x float> %m12, %a13
+  %xi13 = add i64 %xrow, 13
+  %px13 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi13
+  %x13 = load <8 x float>, ptr addrspace(1) %px13, align 32
+  %m13 = fmul <8 x float> %a13, %x13
+  %n13 = fadd <8 x float> %m13, %a14
+  %xi14 = add i64 %xrow, 14
+  %px14 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi14
+  %x14 = load <8 x float>, ptr addrspace(1) %px14, align 32
+  %m14 = fmul <8 x float> %a14, %x14
+  %n14 = fadd <8 x float> %m14, %a15
+  %xi15 = add i64 %xrow, 15
+  %px15 = getelementptr <8 x float>, ptr addrspace(1) %x, i64 %xi15
+  %x15 = load <8 x float>, ptr addrspace(1) %px15, align 32
+  %m15 = fmul <8 x float> %a15, %x15
+  %n15 = fadd <8 x float> %m15, %a0
+  %iv.next = add i32 %iv, 1
+  %done = icmp sge i32 %iv.next, %iters
+  br i1 %done, label %exit, label %loop
+exit:
+  store <8 x float> %n0, ptr addrspace(1) %pi0, align 32
+  store <8 x float> %n1, ptr addrspace(1) %pi1, align 32
+  store <8 x float> %n2, ptr addrspace(1) %pi2, align 32
+  store <8 x float> %n3, ptr addrspace(1) %pi3, align 32
+  store <8 x float> %n4, ptr addrspace(1) %pi4, align 32
+  store <8 x float> %n5, ptr addrspace(1) %pi5, align 32
+  store <8 x float> %n6, ptr addrspace(1) %pi6, align 32
+  store <8 x float> %n7, ptr addrspace(1) %pi7, align 32
+  store <8 x float> %n8, ptr addrspace(1) %pi8, align 32
+  store <8 x float> %n9, ptr addrspace(1) %pi9, align 32
+  store <8 x float> %n10, ptr addrspace(1) %pi10, align 32
+  store <8 x float> %n11, ptr addrspace(1) %pi11, align 32
+  store <8 x float> %n12, ptr addrspace(1) %pi12, align 32
+  store <8 x float> %n13, ptr addrspace(1) %pi13, align 32
+  store <8 x float> %n14, ptr addrspace(1) %pi14, align 32
+  store <8 x float> %n15, ptr addrspace(1) %pi15, align 32
+  ret void
+}
+!0 = !{i32 16}
