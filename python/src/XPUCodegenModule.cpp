@@ -72,7 +72,10 @@ struct CompileOptions {
   std::string flags;
   uint64_t timeoutMs = 300000;
   uint64_t memoryLimitMiB = 8192;
-  bool validateSPIRV = true;
+  SPIRVValidation validation = SPIRVValidation::Warn;
+  /// MLIR input: the sub-group size kernels require unless they set their
+  /// own (-1: the device's default; 0: none).
+  int subgroupSize = -1;
   uint64_t maxWorkGroupSize = 0;
   int64_t nRegsDefault = 0;
 };
@@ -177,7 +180,7 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   driverOptions.jobs = options.jobs;
   driverOptions.limits.timeoutMs = options.timeoutMs;
   driverOptions.limits.memoryMiB = options.memoryLimitMiB;
-  driverOptions.validateSPIRV = options.validateSPIRV;
+  driverOptions.validation = options.validation;
   driverOptions.maxWorkGroupSize = options.maxWorkGroupSize;
   driverOptions.nRegsDefault = options.nRegsDefault;
   llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
@@ -401,6 +404,8 @@ CompileOutcome compileMLIR(const std::string &text,
   pipeline.jobs = options.jobs;
   pipeline.flags = options.flags;
   pipeline.maxWorkGroupSize = options.maxWorkGroupSize;
+  pipeline.validateSPIRV = options.validation;
+  pipeline.subgroupSize = options.subgroupSize;
   pipeline.nRegsDefault = options.nRegsDefault;
   pipeline.report = report.path.str().str();
   PassManager pm(&context, ModuleOp::getOperationName());
@@ -499,8 +504,14 @@ void applyExtraOptions(CompileOptions &options, const py::dict &extra) {
       options.timeoutMs = py::cast<uint64_t>(value);
     else if (name == "memory_limit_mb")
       options.memoryLimitMiB = py::cast<uint64_t>(value);
-    else if (name == "validate")
-      options.validateSPIRV = py::cast<bool>(value);
+    else if (name == "validate") {
+      std::optional<SPIRVValidation> validation =
+          parseSPIRVValidation(py::cast<std::string>(value));
+      if (!validation)
+        throw py::value_error("validate must be warn, strict or off");
+      options.validation = *validation;
+    } else if (name == "subgroup_size")
+      options.subgroupSize = py::cast<int>(value);
     else if (name == "max_workgroup_size")
       options.maxWorkGroupSize = py::cast<uint64_t>(value);
     else if (name == "n_regs_default")

@@ -113,6 +113,16 @@ def test_max_workgroup_size_rules_out_large(no_cache):
         "work-group size", 1024, 512)
 
 
+def test_subgroup_size_for_mlir(no_cache):
+    text = (EXAMPLES / "accumulate_no_spill.mlir").read_text()
+    [default] = xpu_codegen.compile(text, **no_cache)
+    [simd32] = xpu_codegen.compile(text, subgroup_size=32, **no_cache)
+    # Lowered kernels get the device's default, 16, unless asked otherwise.
+    assert [k.simd for k in default.kernels] == [16]
+    assert [k.simd for k in simd32.kernels] == [32]
+    assert simd32.report_entry["subgroup_size"] == 32
+
+
 def test_subgroup_size_is_for_mlir_only():
     with pytest.raises(ValueError, match="SPIR-V is compiled as given"):
         xpu_codegen.compile(spirv("nospill"), subgroup_size=16)
