@@ -41,3 +41,4 @@ module attributes {gpu.container_module} {
     }
   }
 }
+// REPORT-NOT: Intel_Symbol_Table_Void_Program

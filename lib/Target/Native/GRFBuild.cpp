@@ -192,6 +192,10 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
 
   std::vector<LogSpill> logSpills = parseSpillWarnings(response.log, grfBytes);
   for (const ZebinKernel &kernel : info->kernels) {
+    // IGC adds this one for programs that use its 2-D block builtins; it is
+    // not the user's kernel and is never launched.
+    if (kernel.name == "Intel_Symbol_Table_Void_Program")
+      continue;
     KernelMeasurement m;
     m.name = kernel.name;
     m.grfCount = kernel.grfCount;

@@ -16,12 +16,17 @@
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/XeGPU/IR/XeGPU.h"
 #include "mlir/Dialect/XeGPU/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 namespace mlir::xpu {
@@ -81,6 +86,29 @@ static void addToLLVMPasses(GPUModulePM &pm, bool use64bitIndex) {
   pm.addPass(createCSEPass());
 }
 
+namespace {
+/// Rewrites vector.maskedload/maskedstore into per-lane scf.if + memref
+/// accesses. Lowered as they are, they become llvm.intr.masked.load/store,
+/// which LLVM 22's SPIR-V backend cannot select (it aborts).
+struct EmulateMaskedMemoryPass
+    : public PassWrapper<EmulateMaskedMemoryPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(EmulateMaskedMemoryPass)
+
+  StringRef getArgument() const final { return "xpu-emulate-masked-memory"; }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry
+        .insert<scf::SCFDialect, memref::MemRefDialect, arith::ArithDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorMaskedLoadStoreEmulationPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace
+
 static void buildDevicePipeline(GPUModulePM &pm, StringRef xegpuOpLevel,
                                 bool use64bitIndex) {
   pm.addPass(createCSEPass());
@@ -90,6 +118,7 @@ static void buildDevicePipeline(GPUModulePM &pm, StringRef xegpuOpLevel,
     addXeGPUWorkgroupPasses(pm);
   if (xegpuOpLevel == "workgroup" || xegpuOpLevel == "subgroup")
     addXeGPUSubgroupPasses(pm);
+  pm.addPass(std::make_unique<EmulateMaskedMemoryPass>());
   addToLLVMPasses(pm, use64bitIndex);
 }
 
