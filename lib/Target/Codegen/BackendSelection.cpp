@@ -16,7 +16,10 @@
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
 
 #include <mutex>
 
@@ -66,6 +69,19 @@ static ProbeResult probeLevelZero(const DeviceInfo &device) {
   return result;
 }
 
+/// Whether a Level Zero device can exist here: a GPU driver needs a DRM
+/// render node; the offline driver is named in ZE_ENABLE_ALT_DRIVERS.
+static bool mayHaveLevelZeroDevice() {
+  if (llvm::sys::Process::GetEnv("ZE_ENABLE_ALT_DRIVERS"))
+    return true;
+  std::error_code error;
+  for (llvm::sys::fs::directory_iterator it("/dev/dri", error), end;
+       !error && it != end; it.increment(error))
+    if (llvm::sys::path::filename(it->path()).starts_with("renderD"))
+      return true;
+  return false;
+}
+
 llvm::Expected<BackendChoice>
 mlir::xpu::selectBackend(BackendKind requested, const DeviceInfo &device) {
   switch (requested) {
@@ -86,6 +102,12 @@ mlir::xpu::selectBackend(BackendKind requested, const DeviceInfo &device) {
         llvm::formatv("requested; Level Zero devices: {0}", probe.detail)};
   }
   case BackendKind::Auto: {
+    // Probing starts a worker process; without a GPU render node or an
+    // alternative driver there is nothing Level Zero could find.
+    if (!mayHaveLevelZeroDevice())
+      return BackendChoice{WorkerBackend::Ocloc, "ocloc",
+                           "auto: no GPU render node (/dev/dri/renderD*) and "
+                           "no ZE_ENABLE_ALT_DRIVERS; using ocloc"};
     ProbeResult probe = probeLevelZero(device);
     if (probe.found)
       return BackendChoice{
