@@ -168,7 +168,8 @@ using SPIRVInput = std::pair<std::string, std::string>;
 CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
                             const CompileOptions &options) {
   CompileOutcome outcome;
-  llvm::StringRef location = inputs.empty() ? "<spirv>" : inputs[0].first;
+  // A copy: the conditional's result is a temporary std::string.
+  const std::string location = inputs.empty() ? "<spirv>" : inputs[0].first;
   if (!checkOptions(options, location, outcome))
     return outcome;
 

@@ -193,9 +193,12 @@ TEST(CompileCache, GarbageIsAMiss) {
   std::string key = keyFor("garbage");
   std::string path = cache.getEntryPath(key);
   ASSERT_FALSE(sys::fs::create_directories(sys::path::parent_path(path)));
+  // The strings outlive the loop: a temporary std::string in the range
+  // initializer would be destroyed before the body reads it (C++17).
+  const std::string allOnes(4096, '\xff');
   for (StringRef garbage :
        {StringRef(""), StringRef("XPUCACHE"), StringRef("not a cache entry"),
-        StringRef(std::string(4096, '\xff'))}) {
+        StringRef(allOnes)}) {
     writeFile(path, garbage);
     EXPECT_FALSE(cache.lookup(key));
   }
