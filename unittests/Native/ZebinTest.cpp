@@ -230,6 +230,59 @@ TEST(ZebinTest, ELFWithoutZeInfo) {
   EXPECT_NE(errorOf(readZebin(elf)).find("no .ze_info"), std::string::npos);
 }
 
+TEST(ZebinTest, KernelLessZebinSaysSo) {
+  // What IGC writes for a module without entry points: a zebin (EM_INTELGT)
+  // without .ze_info or code; not a legacy binary.
+  std::string elf = makeELF(section(".note.intelgt.compat", "abcd"));
+  std::string error = errorOf(readZebin(elf));
+  EXPECT_NE(error.find("has no kernels"), std::string::npos) << error;
+  EXPECT_EQ(error.find("legacy"), std::string::npos) << error;
+}
+
+// A .ze_info nested 300,000 levels deep once overflowed the stack in LLVM's
+// YAML parser (inspect, read_zebin() and xpu-opt itself via a worker).
+TEST(ZebinTest, DeeplyNestedZeInfoIsAnError) {
+  constexpr size_t kDepth = 300000;
+  std::string flowSeq(kDepth, '[');
+  std::string flowMap;
+  for (size_t i = 0; i < kDepth; ++i)
+    flowMap += "{a: ";
+  std::string blockSeq;
+  for (size_t i = 0; i < kDepth; ++i)
+    blockSeq += "- ";
+  std::string inKernel =
+      "kernels:\n  - name: k\n    execution_env: " + std::string(kDepth, '[') +
+      "\n";
+  for (const std::string &yaml :
+       {flowSeq, flowMap, blockSeq, "version: " + flowSeq, inKernel}) {
+    std::string error = errorOf(parseZeInfo(yaml));
+    EXPECT_NE(error.find("nests deeper than"), std::string::npos)
+        << error.substr(0, 200);
+    error = errorOf(readZebin(makeELF(section(".ze_info", yaml))));
+    EXPECT_NE(error.find("nests deeper than"), std::string::npos)
+        << error.substr(0, 200);
+  }
+  // Long runs of empty entries made the parser recurse once per comma.
+  for (const std::string &yaml :
+       {"kernels: [" + std::string(kDepth, ',') + "]\n",
+        "kernels: [a" + std::string(kDepth, ',') + "b]\n",
+        "x: {" + std::string(kDepth, ',') + "}\n"}) {
+    std::string error = errorOf(parseZeInfo(yaml));
+    EXPECT_NE(error.find("empty flow collection entries"), std::string::npos)
+        << error.substr(0, 200);
+  }
+  // Document ends are never skipped: only the first document is read.
+  std::string ends;
+  for (size_t i = 0; i < kDepth / 4; ++i)
+    ends += "...\n";
+  consumeError(parseZeInfo("kernels: []\n" + ends).takeError());
+  // Moderate nesting in a value nobody reads is still fine.
+  Expected<ZebinInfo> info =
+      parseZeInfo("kernels: []\nextra: " + std::string(100, '[') +
+                  std::string(100, ']') + "\n");
+  EXPECT_TRUE(bool(info)) << toString(info.takeError());
+}
+
 TEST(ZebinTest, EveryTruncationOfARealZebinIsHandled) {
   std::string binary = readInput("spill_small_only.pvc.large.zebin");
   ASSERT_FALSE(binary.empty());

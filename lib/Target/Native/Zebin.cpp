@@ -17,6 +17,7 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
@@ -31,8 +32,79 @@ namespace {
 /// values far from overflow.
 constexpr int64_t kMaxBufferSize = int64_t(1) << 40;
 
+/// Deepest nesting of .ze_info collections accepted. LLVM's YAML parser
+/// skips a collection nobody read by recursing into it, so a .ze_info nested
+/// a few hundred thousand levels deep would overflow any stack; real ones
+/// nest fewer than ten levels.
+constexpr size_t kMaxZeInfoDepth = 256;
+/// Far above any real .ze_info (a few kilobytes per kernel).
+constexpr size_t kMaxZeInfoSize = size_t(64) << 20;
+
 Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
+}
+
+/// True when `text` has two flow entry separators with nothing but blanks
+/// between them (",,"): not valid YAML, and LLVM's parser recurses once per
+/// separator in such a run.
+bool hasEmptyFlowEntries(StringRef text) {
+  size_t comma = text.find(',');
+  while (comma != StringRef::npos) {
+    size_t next = text.find_first_not_of(" \t\r\n", comma + 1);
+    if (next != StringRef::npos && text[next] == ',')
+      return true;
+    comma = text.find(',', comma + 1);
+  }
+  return false;
+}
+
+/// Visits every node under `root` with an explicit stack instead of
+/// recursion, and fails once collections nest deeper than `maxDepth`. Every
+/// collection is iterated to its end before its parent moves on, so the
+/// parser's own skipping never recurses either.
+bool isNestingBounded(yaml::Node *root, size_t maxDepth) {
+  struct Level {
+    yaml::Node *node;
+    bool started = false;
+    yaml::MappingNode::iterator entry;
+    yaml::SequenceNode::iterator item;
+    unsigned part = 0; // Key-value pairs: the next part to visit.
+  };
+  SmallVector<Level> stack;
+  if (root)
+    stack.push_back({root});
+  while (!stack.empty()) {
+    Level &level = stack.back();
+    yaml::Node *child = nullptr;
+    if (auto *map = dyn_cast<yaml::MappingNode>(level.node)) {
+      if (!level.started)
+        level.entry = map->begin();
+      else
+        ++level.entry;
+      if (level.entry != map->end())
+        child = &*level.entry;
+    } else if (auto *seq = dyn_cast<yaml::SequenceNode>(level.node)) {
+      if (!level.started)
+        level.item = seq->begin();
+      else
+        ++level.item;
+      if (level.item != seq->end())
+        child = &*level.item;
+    } else if (auto *pair = dyn_cast<yaml::KeyValueNode>(level.node)) {
+      // The key, then the value.
+      while (!child && level.part < 2)
+        child = level.part++ == 0 ? pair->getKey() : pair->getValue();
+    }
+    level.started = true;
+    if (!child) {
+      stack.pop_back();
+      continue;
+    }
+    if (stack.size() >= maxDepth)
+      return false;
+    stack.push_back({child});
+  }
+  return true;
 }
 
 /// Walks the .ze_info document. The first problem found is kept in `error`
@@ -238,6 +310,27 @@ bool ZeInfoParser::parseKernel(yaml::Node *node, ZebinKernel &kernel) {
 }
 
 Expected<ZebinInfo> ZeInfoParser::parse() {
+  if (text.size() > kMaxZeInfoSize)
+    return makeError(formatv("malformed .ze_info: {0} bytes exceeds the {1} "
+                             "byte limit",
+                             text.size(), kMaxZeInfoSize));
+  if (hasEmptyFlowEntries(text))
+    return makeError("malformed .ze_info: empty flow collection entries "
+                     "(',,')");
+  // A first pass over the (only) document bounds its depth before anything
+  // may recurse over it.
+  {
+    yaml::Stream stream(text, sourceMgr);
+    yaml::document_iterator doc = stream.begin();
+    if (doc != stream.end() &&
+        !isNestingBounded(doc->getRoot(), kMaxZeInfoDepth))
+      return makeError(formatv("malformed .ze_info: nests deeper than {0} "
+                               "levels",
+                               kMaxZeInfoDepth));
+    if (!yamlError.empty())
+      return makeError("malformed .ze_info YAML: " + yamlError);
+  }
+
   ZebinInfo info;
   yaml::Stream stream(text, sourceMgr);
   yaml::document_iterator doc = stream.begin();
@@ -328,6 +421,11 @@ Expected<ZebinInfo> mlir::xpu::readZebin(StringRef binary) {
       codeSizes[name->drop_front(strlen(".text."))] = section.sh_size;
     }
   }
+  if (!zeInfo && elf.getHeader().e_machine == ELF::EM_INTELGT &&
+      codeSizes.empty())
+    return makeError("the zebin has no kernels (no .ze_info section and no "
+                     "kernel code: does the SPIR-V module have an "
+                     "OpEntryPoint?)");
   if (!zeInfo)
     return makeError("not a zebin: the ELF file has no .ze_info section "
                      "(a legacy patch-token binary? build with "
