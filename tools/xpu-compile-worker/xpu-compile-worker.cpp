@@ -96,9 +96,10 @@ struct Backends {
   }
 };
 
-/// Sends `kind` with `payload`, or an Error frame for `result`'s error.
+/// Sends `kind` with `payload`, or an Error frame for `result`'s error, as
+/// the answer to request `id`.
 template <typename T, typename EncodeFn>
-Error reply(int out, proto::MessageKind kind, Expected<T> result,
+Error reply(int out, uint64_t id, proto::MessageKind kind, Expected<T> result,
             EncodeFn encode) {
   // IGC's diagnostics go through stdio (into the host's stderr capture);
   // flush them while the host still attributes them to this job.
@@ -106,10 +107,10 @@ Error reply(int out, proto::MessageKind kind, Expected<T> result,
   std::fflush(stderr);
   if (!result)
     return proto::writeAll(
-        out,
-        proto::encodeFrame(proto::MessageKind::Error,
-                           proto::encodeString(toString(result.takeError()))));
-  return proto::writeAll(out, proto::encodeFrame(kind, encode(*result)));
+        out, proto::encodeFrame(
+                 proto::MessageKind::Error,
+                 proto::encodeString(toString(result.takeError())), id));
+  return proto::writeAll(out, proto::encodeFrame(kind, encode(*result), id));
 }
 
 } // namespace
@@ -211,7 +212,7 @@ int main(int argc, char **argv) {
           return backend.takeError();
         return backend->compile(*request);
       }();
-      sent = reply(out, proto::MessageKind::CompileResponse,
+      sent = reply(out, (*frame)->id, proto::MessageKind::CompileResponse,
                    std::move(response), proto::encodeResponse);
       break;
     }
@@ -225,18 +226,18 @@ int main(int argc, char **argv) {
           return backend.takeError();
         return backend->getIdentity();
       }();
-      sent =
-          reply(out, proto::MessageKind::IdentityResponse, std::move(identity),
-                [](StringRef text) { return proto::encodeString(text); });
+      sent = reply(out, (*frame)->id, proto::MessageKind::IdentityResponse,
+                   std::move(identity),
+                   [](StringRef text) { return proto::encodeString(text); });
       break;
     }
     default:
       sent = proto::writeAll(
-          out,
-          proto::encodeFrame(
-              proto::MessageKind::Error,
-              proto::encodeString("unexpected message kind " +
-                                  std::to_string(unsigned((*frame)->kind)))));
+          out, proto::encodeFrame(proto::MessageKind::Error,
+                                  proto::encodeString(
+                                      "unexpected message kind " +
+                                      std::to_string(unsigned((*frame)->kind))),
+                                  (*frame)->id));
       break;
     }
     if (sent) {

@@ -70,6 +70,67 @@ TEST(GRFBuildTest, BuildFlagsDropStrayGRFFlags) {
   EXPECT_FALSE(isGRFFlag("-cl-intel-128-GRF-per-thread-x"));
 }
 
+// Options that pin the register file or the thread count would make the
+// reported mode wrong (the binary had grf_count 256 while the report said
+// small): they are errors, whatever their spelling.
+TEST(GRFBuildTest, FlagsThatPinGRFOrThreadsAreErrors) {
+  for (StringRef flags :
+       {"-ze-intel-256-GRF-per-thread", "-cl-intel-128-GRF-per-thread",
+        "-O2 -cl-intel-256-GRF-per-thread", "-ze-opt-large-register-file",
+        "-cl-intel-num-thread-per-eu 4", "-ze-intel-num-thread-per-eu 4",
+        "-cl-intel-enable-auto-large-GRF-mode",
+        "-ze-intel-enable-auto-large-GRF-mode", "-ze-exp-register-file-size"}) {
+    Error error = checkExtraFlags(flags);
+    EXPECT_TRUE(bool(error)) << flags.str();
+    std::string text = toString(std::move(error));
+    EXPECT_NE(text.find("pins the register file"), std::string::npos) << text;
+  }
+  for (StringRef flags : {"", "-cl-mad-enable -O2", "-cl-fast-relaxed-math"})
+    EXPECT_FALSE(errorToBool(checkExtraFlags(flags))) << flags.str();
+}
+
+// The binary's grf_count must be a register count of the device, the one
+// the flags pin (n_regs) when they pin one, and simd a real SIMD width.
+TEST(GRFBuildTest, BuildFactsAreCrossChecked) {
+  auto attempt = [](BuildGRF mode, int64_t grfCount, int64_t simd) {
+    BuildAttempt a;
+    a.mode = mode;
+    KernelMeasurement k;
+    k.name = "k";
+    k.grfCount = grfCount;
+    k.simd = simd;
+    a.kernels.push_back(k);
+    return a;
+  };
+  SmallVector<int64_t> pvc = {128, 256}, tgllp = {128};
+  auto errorText = [](Error error) { return toString(std::move(error)); };
+  EXPECT_FALSE(
+      errorToBool(checkBuildFacts(attempt(BuildGRF::Small, 128, 16), pvc)));
+  EXPECT_FALSE(
+      errorToBool(checkBuildFacts(attempt(BuildGRF::Large, 256, 32), pvc)));
+  EXPECT_FALSE(
+      errorToBool(checkBuildFacts(attempt(BuildGRF::IGCAuto, 256, 8), pvc)));
+  EXPECT_FALSE(
+      errorToBool(checkBuildFacts(attempt(BuildGRF::Default, 128, 16), tgllp)));
+  EXPECT_NE(errorText(checkBuildFacts(attempt(BuildGRF::Small, 256, 16), pvc))
+                .find("pin 128 registers"),
+            std::string::npos);
+  EXPECT_NE(errorText(checkBuildFacts(attempt(BuildGRF::Large, 128, 16), pvc))
+                .find("pin 256 registers"),
+            std::string::npos);
+  EXPECT_NE(
+      errorText(checkBuildFacts(attempt(BuildGRF::Default, 999999, 16), pvc))
+          .find("not a register count of this device (128, 256)"),
+      std::string::npos);
+  EXPECT_NE(
+      errorText(checkBuildFacts(attempt(BuildGRF::IGCAuto, 256, 16), tgllp))
+          .find("grf_count 256"),
+      std::string::npos);
+  EXPECT_NE(errorText(checkBuildFacts(attempt(BuildGRF::Small, 128, 3), pvc))
+                .find("simd 3"),
+            std::string::npos);
+}
+
 TEST(GRFBuildTest, NRegsFollowTheFlags) {
   EXPECT_EQ(getNRegs(BuildGRF::Small), 128);
   EXPECT_EQ(getNRegs(BuildGRF::Large), 256);

@@ -8,6 +8,7 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
 #include <random>
 
 using namespace llvm;
@@ -142,13 +143,44 @@ TEST(WorkerProtocol, BadHeadersAreErrors) {
   badKind[6] = 99;
   EXPECT_TRUE(isError(decode(badKind)));
   std::string huge = good;
-  huge[15] = 0x7f; // A length of about 2^62 bytes.
+  huge[23] = 0x7f; // A length of about 2^62 bytes.
   auto hugeFrame = decode(huge);
   EXPECT_NE(errorText(hugeFrame).find("exceeds"), std::string::npos);
   // A partial header is not an error, just not a frame yet.
   Expected<std::optional<proto::Frame>> partial = decode(good.substr(0, 7));
   ASSERT_OK(partial);
   EXPECT_FALSE(*partial);
+}
+
+TEST(WorkerProtocol, RepliesCarryTheRequestId) {
+  proto::FrameDecoder decoder;
+  decoder.feed(proto::encodeFrame(proto::MessageKind::CompileResponse, "r",
+                                  0x0123456789abcdefULL));
+  Expected<std::optional<proto::Frame>> frame = decoder.take();
+  ASSERT_OK(frame);
+  ASSERT_TRUE(*frame);
+  EXPECT_EQ((*frame)->id, 0x0123456789abcdefULL);
+  EXPECT_EQ((*frame)->payload, "r");
+}
+
+// Well-formed replies with numbers no compiler produces are errors: a NaN
+// compile time once became -9223372036854775808 ms in a report.
+TEST(WorkerProtocol, ImplausibleResponsesAreErrors) {
+  for (double ms : {std::nan(""), -1.0, 1e300, HUGE_VAL, -HUGE_VAL}) {
+    WorkerResponse response = sampleResponse();
+    response.compileMs = ms;
+    Expected<WorkerResponse> decoded =
+        proto::decodeResponse(proto::encodeResponse(response));
+    EXPECT_NE(errorText(decoded).find("implausible"), std::string::npos) << ms;
+  }
+  WorkerResponse response = sampleResponse();
+  response.kernels[0].privateMemSize = ~uint64_t(0);
+  Expected<WorkerResponse> decoded =
+      proto::decodeResponse(proto::encodeResponse(response));
+  EXPECT_NE(errorText(decoded).find("implausible"), std::string::npos);
+  response = sampleResponse();
+  response.compileMs = 0;
+  EXPECT_FALSE(isError(proto::decodeResponse(proto::encodeResponse(response))));
 }
 
 } // namespace

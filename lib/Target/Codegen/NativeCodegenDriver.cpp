@@ -215,6 +215,8 @@ prepare(const ModuleCompileRequest &request,
   module.device = lookupDevice(request.arch);
   if (!module.device)
     return llvm::createStringError(describeUnknownDevice(request.arch));
+  if (llvm::Error error = checkExtraFlags(request.extraFlags))
+    return error;
   if (!isSPIRV(request.spirv))
     return llvm::createStringError("not a SPIR-V module");
   // Structural, whatever the validation mode: IGC reads whole words.
@@ -313,7 +315,9 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
               deserializeBuildAttempt(*payload);
           if (!cached) {
             llvm::consumeError(cached.takeError());
-          } else if (cached->mode == mode && cached->buildFlags == flags) {
+          } else if (cached->mode == mode && cached->buildFlags == flags &&
+                     !llvm::errorToBool(checkBuildFacts(
+                         *cached, getGRFCounts(*module.device)))) {
             // The key already pins mode and flags; checking them again is
             // free and keeps a mislabeled entry from ever being used.
             cached->compileMs = 0;
@@ -334,6 +338,11 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
         } else {
           llvm::Expected<BuildAttempt> attempt =
               measureBuild(mode, flags, *response, module.device->grfBytes);
+          // The worker's binary is untrusted: its facts must be possible.
+          if (attempt)
+            if (llvm::Error error =
+                    checkBuildFacts(*attempt, getGRFCounts(*module.device)))
+              attempt = std::move(error);
           if (attempt)
             outcome->attempt = std::move(*attempt);
           else

@@ -160,6 +160,14 @@ std::string mlir::xpu::getSubgroupSizeList(const DeviceInfo &device) {
       ", ");
 }
 
+llvm::SmallVector<int64_t, 2>
+mlir::xpu::getGRFCounts(const DeviceInfo &device) {
+  llvm::SmallVector<int64_t, 2> counts;
+  for (const GRFModeInfo &mode : device.grfModes)
+    counts.push_back(mode.registers);
+  return counts;
+}
+
 const DeviceInfo *mlir::xpu::lookupDevice(llvm::StringRef nameOrAlias) {
   llvm::StringRef name = nameOrAlias;
   for (const DeviceAlias &alias : kAliases)

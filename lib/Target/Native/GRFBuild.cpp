@@ -61,6 +61,27 @@ bool mlir::xpu::isGRFFlag(StringRef flag) {
   return false;
 }
 
+bool mlir::xpu::pinsGRFOrThreads(StringRef flag) {
+  std::string lower = flag.lower();
+  StringRef text = lower;
+  return text.contains("grf") || text.contains("register-file") ||
+         text.contains("thread-per-eu") || text.contains("threads-per-eu");
+}
+
+Error mlir::xpu::checkExtraFlags(StringRef flags) {
+  SmallVector<StringRef> parts;
+  SplitString(flags, parts);
+  for (StringRef flag : parts)
+    if (pinsGRFOrThreads(flag))
+      return createStringError(
+          inconvertibleErrorCode(),
+          "build option '" + flag +
+              "' pins the register file or the thread count; the GRF mode "
+              "alone decides them (use grf_mode small, large, default or "
+              "auto)");
+  return Error::success();
+}
+
 std::string mlir::xpu::getBuildFlags(BuildGRF mode, WorkerBackend backend,
                                      StringRef extraFlags) {
   SmallVector<StringRef> flags;
@@ -218,6 +239,34 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
     attempt.kernels.push_back(std::move(m));
   }
   return attempt;
+}
+
+Error mlir::xpu::checkBuildFacts(const BuildAttempt &attempt,
+                                 ArrayRef<int64_t> grfCounts) {
+  int64_t nRegs = getNRegs(attempt.mode);
+  for (const KernelMeasurement &kernel : attempt.kernels) {
+    auto fail = [&](const Twine &message) {
+      return createStringError(inconvertibleErrorCode(),
+                               Twine(stringifyBuildGRF(attempt.mode)) +
+                                   " build: kernel '" + kernel.name + "' " +
+                                   message);
+    };
+    if (!is_contained(grfCounts, kernel.grfCount))
+      return fail("has grf_count " + Twine(kernel.grfCount) +
+                  ", not a register count of this device (" +
+                  join(map_range(grfCounts,
+                                 [](int64_t n) { return std::to_string(n); }),
+                       ", ") +
+                  ")");
+    if (nRegs && kernel.grfCount != nRegs)
+      return fail("has grf_count " + Twine(kernel.grfCount) +
+                  " but its flags pin " + Twine(nRegs) +
+                  " registers (n_regs); the binary does not match the mode");
+    if (!is_contained({8, 16, 32}, kernel.simd))
+      return fail("has simd " + Twine(kernel.simd) +
+                  ", not a SIMD width (8, 16 or 32)");
+  }
+  return Error::success();
 }
 
 /// The largest grf_count of any kernel: what IGC picked for the module.

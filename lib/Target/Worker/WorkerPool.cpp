@@ -77,6 +77,12 @@ std::optional<Clock::time_point> deadlineAfter(uint64_t ms) {
   return Clock::now() + std::chrono::milliseconds(ms);
 }
 
+/// A fresh request id (never 0, the hello's).
+uint64_t nextRequestId() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1);
+}
+
 /// A file descriptor closed on destruction.
 class UniqueFd {
 public:
@@ -154,8 +160,10 @@ public:
 
   bool isAlive() const { return pid > 0; }
   pid_t getPid() const { return pid; }
-  /// False if the process has exited while idle (reaps it).
-  bool checkAlive();
+  /// False if the process has exited while idle (reaps it), or has said
+  /// anything while nobody asked (kills it: an idle worker is silent, and
+  /// an unsolicited frame must never pass for the next job's reply).
+  bool checkIdle();
 
   Expected<WorkerResponse> compile(const WorkerRequest &request);
   Expected<std::string> identity(WorkerBackend backend);
@@ -166,9 +174,10 @@ private:
       : pid(pid), channel(std::move(channel)), errPipe(std::move(errPipe)),
         limits(limits) {}
 
-  /// Sends `out` (may be empty) and waits for one frame until `deadline`.
-  /// Any failure leaves the worker dead and reaped.
-  Expected<proto::Frame> transact(StringRef out,
+  /// Sends `out` (may be empty) and waits for the frame answering request
+  /// `id` (0: the hello) until `deadline`. Any failure, including a frame
+  /// for another request, leaves the worker dead and reaped.
+  Expected<proto::Frame> transact(StringRef out, uint64_t id,
                                   std::optional<Clock::time_point> deadline,
                                   uint64_t limitMs, bool startup);
 
@@ -272,7 +281,7 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
   uint64_t startupMs =
       limits.timeoutMs ? std::max(limits.timeoutMs, kMinStartupMs) : 0;
   Expected<proto::Frame> hello =
-      worker->transact("", deadlineAfter(startupMs), startupMs,
+      worker->transact("", /*id=*/0, deadlineAfter(startupMs), startupMs,
                        /*startup=*/true);
   if (!hello)
     return hello.takeError();
@@ -291,7 +300,7 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
 }
 
 Expected<proto::Frame>
-WorkerProcess::transact(StringRef out,
+WorkerProcess::transact(StringRef out, uint64_t id,
                         std::optional<Clock::time_point> deadline,
                         uint64_t limitMs, bool startup) {
   if (!isAlive())
@@ -305,6 +314,11 @@ WorkerProcess::transact(StringRef out,
     if (!frame)
       return killWith("compiler worker sent a malformed reply: " +
                       toString(frame.takeError()));
+    if (*frame && (*frame)->id != id)
+      return killWith(formatv("compiler worker sent a reply to request {0} "
+                              "while request {1} was pending (a stale or "
+                              "unsolicited reply)",
+                              (*frame)->id, id));
     if (*frame)
       return std::move(**frame);
 
@@ -483,13 +497,18 @@ void WorkerProcess::finishShutdown() {
     reap(kShutdownGrace);
 }
 
-bool WorkerProcess::checkAlive() {
+bool WorkerProcess::checkIdle() {
   if (pid <= 0)
     return false;
   int status;
   pid_t r = ::waitpid(pid, &status, WNOHANG);
-  if (r == 0)
-    return true;
+  if (r == 0) {
+    struct pollfd fd = {channel.get(), POLLIN, 0};
+    if (decoder.pendingBytes() == 0 && ::poll(&fd, 1, 0) == 0)
+      return true;
+    consumeError(killWith("compiler worker spoke while idle"));
+    return false;
+  }
   if (r == pid) {
     pid = -1;
     cleanUpAfterExit();
@@ -500,10 +519,11 @@ bool WorkerProcess::checkAlive() {
 }
 
 Expected<WorkerResponse> WorkerProcess::compile(const WorkerRequest &request) {
+  uint64_t id = nextRequestId();
   std::string frame = proto::encodeFrame(proto::MessageKind::CompileRequest,
-                                         proto::encodeRequest(request));
+                                         proto::encodeRequest(request), id);
   Expected<proto::Frame> reply =
-      transact(frame, deadlineAfter(limits.timeoutMs), limits.timeoutMs,
+      transact(frame, id, deadlineAfter(limits.timeoutMs), limits.timeoutMs,
                /*startup=*/false);
   if (!reply)
     return reply.takeError();
@@ -526,13 +546,14 @@ Expected<WorkerResponse> WorkerProcess::compile(const WorkerRequest &request) {
 }
 
 Expected<std::string> WorkerProcess::identity(WorkerBackend backend) {
+  uint64_t id = nextRequestId();
   std::string frame = proto::encodeFrame(proto::MessageKind::IdentityRequest,
-                                         proto::encodeBackend(backend));
+                                         proto::encodeBackend(backend), id);
   // Identifying may hash the compiler libraries: not a job, no job limit.
   uint64_t limitMs =
       limits.timeoutMs ? std::max(limits.timeoutMs, kMinStartupMs) : 0;
   Expected<proto::Frame> reply =
-      transact(frame, deadlineAfter(limitMs), limitMs, /*startup=*/false);
+      transact(frame, id, deadlineAfter(limitMs), limitMs, /*startup=*/false);
   if (!reply)
     return reply.takeError();
   if (reply->kind != proto::MessageKind::IdentityResponse &&
@@ -660,7 +681,7 @@ private:
     });
     // A worker that died while idle (killed from outside) is replaced
     // rather than failing the job.
-    if (worker && !worker->checkAlive())
+    if (worker && !worker->checkIdle())
       worker.reset();
     if (!worker) {
       Expected<std::unique_ptr<WorkerProcess>> spawned =

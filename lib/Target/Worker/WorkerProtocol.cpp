@@ -10,6 +10,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -128,13 +129,14 @@ bool isKnownBackend(uint8_t backend) {
 
 } // namespace
 
-std::string encodeFrame(MessageKind kind, StringRef payload) {
+std::string encodeFrame(MessageKind kind, StringRef payload, uint64_t id) {
   std::string out(kFrameHeaderSize, '\0');
   char *p = out.data();
   support::endian::write32le(p, kFrameMagic);
   support::endian::write16le(p + 4, kProtocolVersion);
   support::endian::write16le(p + 6, uint16_t(kind));
-  support::endian::write64le(p + 8, payload.size());
+  support::endian::write64le(p + 8, id);
+  support::endian::write64le(p + 16, payload.size());
   out.append(payload.data(), payload.size());
   return out;
 }
@@ -146,7 +148,8 @@ Expected<std::optional<Frame>> FrameDecoder::take() {
   uint32_t magic = support::endian::read32le(p);
   uint16_t version = support::endian::read16le(p + 4);
   uint16_t kind = support::endian::read16le(p + 6);
-  uint64_t length = support::endian::read64le(p + 8);
+  uint64_t id = support::endian::read64le(p + 8);
+  uint64_t length = support::endian::read64le(p + 16);
   if (magic != kFrameMagic)
     return makeError(formatv("bad frame magic {0:x8} (not an "
                              "xpu-compile-worker stream)",
@@ -164,7 +167,7 @@ Expected<std::optional<Frame>> FrameDecoder::take() {
                              length, kMaxPayloadSize));
   if (buffer.size() - kFrameHeaderSize < length)
     return std::nullopt;
-  Frame frame{MessageKind(kind),
+  Frame frame{MessageKind(kind), id,
               buffer.substr(kFrameHeaderSize, size_t(length))};
   buffer.erase(0, kFrameHeaderSize + size_t(length));
   return std::optional<Frame>(std::move(frame));
@@ -251,6 +254,21 @@ Expected<WorkerResponse> decodeResponse(StringRef payload) {
   response.compileMs = r.f64();
   if (Error err = r.finish())
     return std::move(err);
+  // Well-formed is not plausible: a broken or hostile worker can send any
+  // number, and these end up in reports and cache keys.
+  if (!std::isfinite(response.compileMs) || response.compileMs < 0 ||
+      response.compileMs > kMaxCompileMs)
+    return makeError(formatv("implausible compile response: compile time {0} "
+                             "ms",
+                             response.compileMs));
+  for (const WorkerKernelProperties &kernel : response.kernels)
+    if (kernel.spillMemSize > kMaxKernelMemory ||
+        kernel.privateMemSize > kMaxKernelMemory)
+      return makeError(formatv("implausible compile response: kernel '{0}' "
+                               "uses {1} bytes of spill and {2} of private "
+                               "memory",
+                               kernel.name, kernel.spillMemSize,
+                               kernel.privateMemSize));
   return response;
 }
 

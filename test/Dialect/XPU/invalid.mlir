@@ -115,3 +115,20 @@ gpu.module @m {
 
 // expected-error @+1 {{unknown attribute `grf` in dialect `xpu`}}
 gpu.module @m attributes {xpu.grf_mode = #xpu.grf<small>} {}
+
+// -----
+
+// Build options that pin the register file or the thread count would make
+// the reported GRF mode wrong: the mode alone decides them.
+// expected-error @+1 {{build option '-ze-intel-256-GRF-per-thread' pins the register file or the thread count}}
+gpu.module @m [#xpu.target<arch = "pvc", grf_mode = small, flags = "-O2 -ze-intel-256-GRF-per-thread">] {}
+
+// -----
+
+// expected-error @+1 {{build option '-cl-intel-num-thread-per-eu' pins the register file or the thread count}}
+gpu.module @m [#xpu.target<arch = "pvc", grf_mode = auto, flags = "-cl-intel-num-thread-per-eu 4">] {}
+
+// -----
+
+// expected-error @+1 {{build option '-ze-opt-large-register-file' pins}}
+gpu.module @m [#xpu.target<arch = "pvc", grf_mode = default, flags = "-ze-opt-large-register-file">] {}

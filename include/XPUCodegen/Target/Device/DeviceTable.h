@@ -14,6 +14,7 @@
 #define XPUCODEGEN_TARGET_DEVICETABLE_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -83,6 +84,10 @@ struct DeviceInfo {
   /// device has no such mode.
   unsigned getMaxWorkGroupSize(unsigned registers, unsigned simd) const;
 };
+
+/// The registers per thread a binary for `device` can use: those of its GRF
+/// modes (grfModes).
+llvm::SmallVector<int64_t, 2> getGRFCounts(const DeviceInfo &device);
 
 /// Returns the device named `nameOrAlias`, or null when it is unknown.
 const DeviceInfo *lookupDevice(llvm::StringRef nameOrAlias);

@@ -47,6 +47,15 @@ llvm::StringRef getGRFFlag(BuildGRF mode, WorkerBackend backend);
 /// True for any GRF flag of either backend (see getGRFFlag).
 bool isGRFFlag(llvm::StringRef flag);
 
+/// True for a build option that pins the register file or the number of
+/// hardware threads per EU (any spelling of the GRF flags, IGC's auto flags,
+/// `-ze-opt-large-register-file`, `*-num-thread-per-eu`, ...): the GRF mode
+/// alone decides those, or the reported facts would be wrong.
+bool pinsGRFOrThreads(llvm::StringRef flag);
+
+/// An error naming the first option of `flags` that pinsGRFOrThreads.
+llvm::Error checkExtraFlags(llvm::StringRef flags);
+
 /// Full build options: the GRF flag followed by `extraFlags`, normalized
 /// (single spaces, trimmed). GRF flags inside `extraFlags` are dropped: the
 /// mode alone decides the register file (IGC would honour the last one).
@@ -158,6 +167,13 @@ llvm::Expected<BuildAttempt> measureBuild(BuildGRF mode,
                                           llvm::StringRef buildFlags,
                                           const WorkerResponse &response,
                                           unsigned grfBytes);
+
+/// Checks what a build's binary says against what it can be: each kernel's
+/// grf_count is one of the device's register counts `grfCounts` and, when
+/// the flags pin the mode, the count they pin (n_regs); simd is 8, 16 or 32.
+/// A mismatch is an error, never a silently wrong report.
+llvm::Error checkBuildFacts(const BuildAttempt &attempt,
+                            llvm::ArrayRef<int64_t> grfCounts);
 
 /// The requested policy for a module.
 enum class GRFPolicy : uint8_t { Small, Large, Default, Auto };

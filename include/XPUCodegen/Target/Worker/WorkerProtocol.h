@@ -8,13 +8,16 @@
 // length-prefixed binary frames:
 //
 //   u32 magic "XPUW" | u16 protocol version | u16 message kind |
-//   u64 payload length | payload
+//   u64 request id | u64 payload length | payload
 //
 // all little-endian. Payloads are sequences of fixed-width integers and
 // length-prefixed byte strings. Every decoder checks bounds, so a truncated
 // or garbage frame is an llvm::Error, never a crash or a huge allocation.
 // Both sides build from this one file, and a version mismatch (a stale
-// worker executable) is reported as such.
+// worker executable) is reported as such. Each request carries a fresh id
+// that the reply echoes, so a stale or unsolicited reply is never taken for
+// the answer to the next job. Decoded replies are validated (sizes, times)
+// before the host uses them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,10 +38,14 @@ namespace mlir::xpu::protocol {
 /// "XPUW" read as a little-endian u32.
 constexpr uint32_t kFrameMagic = 0x57555058;
 /// Bumped on any change of the frame or payload layout.
-constexpr uint16_t kProtocolVersion = 1;
-constexpr size_t kFrameHeaderSize = 16;
+constexpr uint16_t kProtocolVersion = 2;
+constexpr size_t kFrameHeaderSize = 24;
 /// Upper bound on a payload; larger lengths are garbage, not allocations.
 constexpr uint64_t kMaxPayloadSize = uint64_t(1) << 30;
+/// Upper bounds on the numbers in a reply: a compile time of more than a
+/// week, or per-thread memory of a terabyte, is corruption.
+constexpr double kMaxCompileMs = 7 * 24 * 3600 * 1000.0;
+constexpr uint64_t kMaxKernelMemory = uint64_t(1) << 40;
 /// Exit status the worker uses when an allocation fails (its new-handler),
 /// so the host can name the memory limit as the cause.
 constexpr int kExitOutOfMemory = 86;
@@ -64,6 +71,8 @@ enum class MessageKind : uint16_t {
 /// One decoded frame.
 struct Frame {
   MessageKind kind;
+  /// The request this frame answers (0 for hello); replies echo it.
+  uint64_t id = 0;
   std::string payload;
 };
 
@@ -76,7 +85,8 @@ struct HelloMessage {
 };
 
 /// Serializes a frame (header + payload).
-std::string encodeFrame(MessageKind kind, llvm::StringRef payload);
+std::string encodeFrame(MessageKind kind, llvm::StringRef payload,
+                        uint64_t id = 0);
 
 /// Incremental frame parser for a byte stream: feed bytes as they arrive,
 /// take complete frames out. A bad header poisons the stream (error).
@@ -102,6 +112,8 @@ std::string encodeRequest(const WorkerRequest &request);
 llvm::Expected<WorkerRequest> decodeRequest(llvm::StringRef payload);
 
 std::string encodeResponse(const WorkerResponse &response);
+/// Also rejects values no compiler produces: a compile time that is NaN,
+/// negative or above kMaxCompileMs, per-kernel sizes above kMaxKernelMemory.
 llvm::Expected<WorkerResponse> decodeResponse(llvm::StringRef payload);
 
 std::string encodeBackend(WorkerBackend backend);

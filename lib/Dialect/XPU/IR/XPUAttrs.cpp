@@ -7,6 +7,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Target/Native/GRFBuild.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -46,6 +47,9 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << *subgroupSize
                        << "; supported: " << getSubgroupSizeList(*device)
                        << " (0: none)";
+  // The mode alone decides the register file and the thread count.
+  if (llvm::Error error = checkExtraFlags(flags))
+    return emitError() << llvm::toString(std::move(error));
   return success();
 }
 

@@ -68,7 +68,11 @@ def XPU_TargetAttr : AttrDef<XPU_Dialect, "Target"> {
       kernel sets `intel_reqd_sub_group_size` itself. Absent: the device's
       default (16, as upstream's XeVM path). `0`: none, IGC picks the width.
       A size the device cannot run (8 on `pvc`) is rejected.
-    * `flags`: extra IGC build options appended to every build.
+    * `flags`: extra IGC build options appended to every build. Options
+      that pin the register file or the thread count (any
+      `-cl-intel-*-GRF-per-thread` / `-ze-intel-*-GRF-per-thread`,
+      `-ze-opt-large-register-file`, `*-num-thread-per-eu`, IGC's auto-GRF
+      flags) are rejected: `grf_mode` alone decides them.
 
     Example:
     ```mlir
