@@ -18,8 +18,11 @@
 #include "gtest/gtest.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <fcntl.h>
 #include <optional>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 
@@ -109,9 +112,9 @@ TEST(CompileCache, MissThenHit) {
   std::optional<std::string> hit = cache.lookup(key);
   ASSERT_TRUE(hit);
   EXPECT_EQ(*hit, "payload");
-  // Sharded by key prefix.
+  // Flat, named as LLVM's cache pruning expects.
   EXPECT_EQ(cache.getEntryPath(key),
-            (dir.str() + "/v1/" + key.substr(0, 2) + "/" + key).str());
+            (dir.str() + "/v2/llvmcache-" + key).str());
   EXPECT_FALSE(cache.lookup(keyFor("b")));
   // Replacing an entry.
   ASSERT_FALSE(errorToBool(cache.store(key, "second")));
@@ -206,6 +209,90 @@ TEST(CompileCache, GarbageIsAMiss) {
   ASSERT_FALSE(sys::fs::remove(path));
   ASSERT_FALSE(sys::fs::create_directory(path));
   EXPECT_FALSE(cache.lookup(key));
+}
+
+// What sits where an entry should be is untrusted: a FIFO hung the
+// compile forever, a symlink to /dev/zero ran the host out of memory, a
+// sparse 8 GiB file cost 71 s. All are fast misses, never followed or read.
+TEST(CompileCache, NonRegularEntriesAreFastMisses) {
+  TempDir dir;
+  CompileCache cache(dir.str());
+  std::string key = keyFor("hostile");
+  std::string path = cache.getEntryPath(key);
+  ASSERT_FALSE(sys::fs::create_directories(sys::path::parent_path(path)));
+  auto timedMiss = [&](const char *what) {
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_FALSE(cache.lookup(key)) << what;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2))
+        << what;
+    // sys::fs::remove refuses FIFOs.
+    if (::unlink(path.c_str()) != 0)
+      (void)::rmdir(path.c_str());
+  };
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  timedMiss("FIFO");
+  ASSERT_FALSE(sys::fs::create_link("/dev/zero", path));
+  timedMiss("symlink to /dev/zero");
+  // A symlink to a valid entry is not followed either.
+  std::string other = cache.getEntryPath(keyFor("other"));
+  ASSERT_FALSE(errorToBool(cache.store(key, "payload")));
+  ASSERT_FALSE(sys::fs::rename(path, other));
+  ASSERT_FALSE(sys::fs::create_link(other, path));
+  timedMiss("symlink to an entry");
+  {
+    int fd = ::open(path.c_str(), O_CREAT | O_WRONLY, 0600);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, off_t(8) << 30), 0); // 8 GiB, sparse.
+    ::close(fd);
+  }
+  timedMiss("sparse 8 GiB file");
+  ASSERT_FALSE(sys::fs::create_directory(path));
+  timedMiss("directory");
+}
+
+TEST(CompileCache, DecodeEntryChecksKeyAndChecksum) {
+  TempDir dir;
+  CompileCache cache(dir.str());
+  std::string key = keyFor("decode");
+  ASSERT_FALSE(errorToBool(cache.store(key, "payload")));
+  std::string entry;
+  {
+    auto buffer = MemoryBuffer::getFile(cache.getEntryPath(key));
+    ASSERT_TRUE(bool(buffer));
+    entry = (*buffer)->getBuffer().str();
+  }
+  EXPECT_EQ(CompileCache::decodeEntry(entry, key),
+            std::optional<StringRef>("payload"));
+  EXPECT_FALSE(CompileCache::decodeEntry(entry, keyFor("another")));
+  EXPECT_FALSE(CompileCache::decodeEntry(StringRef(entry).drop_back(), key));
+}
+
+// The cache is bounded with LLVM's pruning: beyond the size, least recently
+// used entries go.
+TEST(CompileCache, PruneBoundsTheSize) {
+  TempDir dir;
+  CompileCache cache(dir.str());
+  std::string payload(64 << 10, 'x');
+  for (int i = 0; i < 32; ++i)
+    ASSERT_FALSE(
+        errorToBool(cache.store(keyFor("prune" + std::to_string(i)), payload)));
+  cache.prune(/*maxSizeBytes=*/512 << 10);
+  uint64_t total = 0;
+  unsigned entries = 0;
+  std::error_code ec;
+  SmallString<128> layout(dir.str());
+  sys::path::append(layout, "v2");
+  for (sys::fs::directory_iterator it(layout, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    if (!sys::path::filename(it->path()).starts_with("llvmcache-"))
+      continue;
+    sys::fs::file_status status;
+    ASSERT_FALSE(sys::fs::status(it->path(), status));
+    total += status.getSize();
+    ++entries;
+  }
+  EXPECT_LE(total, uint64_t(512) << 10);
+  EXPECT_GT(entries, 0u);
 }
 
 TEST(CompileCache, UnwritableDirectoryIsAnError) {

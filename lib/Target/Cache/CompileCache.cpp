@@ -6,8 +6,10 @@
 
 #include "XPUCodegen/Target/Cache/CompileCache.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CachePruning.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -19,6 +21,9 @@
 #include "llvm/Support/xxhash.h"
 
 #include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace mlir::xpu;
@@ -31,8 +36,13 @@ constexpr char kMagic[8] = {'X', 'P', 'U', 'C', 'A', 'C', 'H', 'E'};
 constexpr uint32_t kEntryVersion = 1;
 constexpr size_t kChecksumSize = 16;
 /// Entries live under a directory of their layout version, so a future
-/// layout never reads (or deletes) these.
-constexpr StringLiteral kLayoutDir = "v1";
+/// layout never reads (or deletes) these. Flat, with LLVM's cache file
+/// prefix, so llvm::pruneCache bounds it.
+constexpr StringLiteral kLayoutDir = "v2";
+constexpr StringLiteral kEntryPrefix = "llvmcache-";
+/// Entries larger than this are not ours (a native binary is megabytes at
+/// most): a miss, never read.
+constexpr uint64_t kMaxEntrySize = uint64_t(1) << 30;
 /// Bump when BuildAttempt's serialized fields change.
 constexpr uint32_t kBuildPayloadVersion = 1;
 constexpr uint32_t kIdentityPayloadVersion = 1;
@@ -144,19 +154,32 @@ CompileCache::CompileCache(llvm::StringRef directory)
 
 std::string CompileCache::getEntryPath(llvm::StringRef key) const {
   SmallString<256> path(directory);
-  sys::path::append(path, kLayoutDir, key.take_front(2), key);
+  sys::path::append(path, kLayoutDir, (kEntryPrefix + key).str());
   return std::string(path);
 }
 
-std::optional<std::string> CompileCache::lookup(llvm::StringRef key) const {
-  if (!isValidKey(key))
-    return std::nullopt;
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFile(getEntryPath(key), /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!file)
-    return std::nullopt;
-  StringRef data = (*file)->getBuffer();
+/// The contents of the regular file at `path`, or std::nullopt. Whatever is
+/// there is untrusted: a symlink (to /dev/zero, say) is not followed, a FIFO
+/// never blocks, a device or a huge (sparse) file is never read.
+static std::unique_ptr<MemoryBuffer> readRegularFile(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return nullptr;
+  sys::fs::file_t file = sys::fs::convertFDToNativeFile(fd);
+  auto closeFile = make_scope_exit([&] { sys::fs::closeFile(file); });
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+      uint64_t(st.st_size) > kMaxEntrySize)
+    return nullptr;
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getOpenFile(
+      file, path, uint64_t(st.st_size), /*RequiresNullTerminator=*/false);
+  if (!buffer)
+    return nullptr;
+  return std::move(*buffer);
+}
+
+std::optional<StringRef> CompileCache::decodeEntry(StringRef data,
+                                                   StringRef key) {
   if (data.size() < kChecksumSize)
     return std::nullopt;
   StringRef body = data.drop_back(kChecksumSize);
@@ -172,7 +195,27 @@ std::optional<std::string> CompileCache::lookup(llvm::StringRef key) const {
   StringRef payload = reader.bytes();
   if (reader.failed || !reader.atEnd())
     return std::nullopt;
-  return payload.str();
+  return payload;
+}
+
+std::optional<std::string> CompileCache::lookup(llvm::StringRef key) const {
+  if (!isValidKey(key))
+    return std::nullopt;
+  std::unique_ptr<MemoryBuffer> file = readRegularFile(getEntryPath(key));
+  if (!file)
+    return std::nullopt;
+  if (std::optional<StringRef> payload = decodeEntry(file->getBuffer(), key))
+    return payload->str();
+  return std::nullopt;
+}
+
+void CompileCache::prune(uint64_t maxSizeBytes) const {
+  CachePruningPolicy policy;
+  policy.MaxSizeBytes = maxSizeBytes;
+  SmallString<256> path(directory);
+  sys::path::append(path, kLayoutDir);
+  if (sys::fs::is_directory(path))
+    (void)pruneCache(path, policy);
 }
 
 llvm::Error CompileCache::store(llvm::StringRef key,

@@ -11,6 +11,8 @@
 // key is a miss, never a wrong binary, and the next store replaces it.
 // Writes go to a unique temporary file beside the entry and are renamed into
 // place, so concurrent threads and processes only ever see whole entries.
+// Reads take only regular files of bounded size and never block or follow
+// a symlink. The directory is bounded with LLVM's cache pruning.
 // Independent of MLIR.
 //
 //===----------------------------------------------------------------------===//
@@ -45,14 +47,26 @@ public:
 
   llvm::StringRef getDirectory() const { return directory; }
 
-  /// Where the entry for `key` lives: <dir>/v1/<key[0:2]>/<key>.
+  /// Where the entry for `key` lives: <dir>/v2/llvmcache-<key>.
   std::string getEntryPath(llvm::StringRef key) const;
 
   /// The payload stored under `key`, or std::nullopt on a miss: no entry,
   /// or one that fails verification (bad magic or version, another key,
-  /// wrong size, checksum mismatch). Keys are lower-case hex, >= 4 digits;
-  /// any other key is a miss.
+  /// wrong size, checksum mismatch), or a path that is not a regular file
+  /// (a FIFO, a device, a symlink) or is larger than any entry. Keys are
+  /// lower-case hex, >= 4 digits; any other key is a miss.
   std::optional<std::string> lookup(llvm::StringRef key) const;
+
+  /// The payload of the entry bytes `entry` if they verify as an entry for
+  /// `key` (what lookup does after reading the file).
+  static std::optional<llvm::StringRef> decodeEntry(llvm::StringRef entry,
+                                                    llvm::StringRef key);
+
+  /// Prunes the cache with llvm::pruneCache: least recently used entries go
+  /// first once it holds more than `maxSizeBytes` (0: no absolute limit),
+  /// more than 75% of the free disk space, or entries unused for a week. At
+  /// most every 20 minutes (LLVM's default interval).
+  void prune(uint64_t maxSizeBytes) const;
 
   /// Stores `payload` under `key` atomically, replacing any entry.
   llvm::Error store(llvm::StringRef key, llvm::StringRef payload) const;

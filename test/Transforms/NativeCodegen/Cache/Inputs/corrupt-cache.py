@@ -8,7 +8,7 @@ import sys
 
 def main():
     mode, root = sys.argv[1], sys.argv[2]
-    entries = [p for p in glob.glob(root + "/v1/*/*") if ".tmp-" not in p]
+    entries = [p for p in glob.glob(root + "/v2/llvmcache-*") if ".tmp-" not in p]
     if not entries:
         sys.exit("no cache entries under " + root)
     for path in entries:
