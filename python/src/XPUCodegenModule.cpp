@@ -148,6 +148,9 @@ bool checkOptions(const CompileOptions &options, llvm::StringRef location,
     return fail("spill threshold must be >= 0 bytes");
   if (options.nRegsDefault != 0 && options.nRegsDefault != 128)
     return fail("n_regs_default must be 0 or 128");
+  if (llvm::Error error = checkWorkerLimits(
+          WorkerLimits{options.memoryLimitMiB, options.timeoutMs}))
+    return fail(llvm::toString(std::move(error)));
   return true;
 }
 
@@ -204,6 +207,10 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   }
   std::vector<llvm::Expected<ModuleCompileResult>> results =
       (*driver)->compile(requests);
+  for (const std::string &warning : (*driver)->takeWarnings()) {
+    llvm::raw_string_ostream os(outcome.diagnostics);
+    os << location << ": warning: " << warning << "\n";
+  }
   for (auto [request, result] : llvm::zip_equal(requests, results)) {
     if (!result) {
       ModuleError error = takeModuleError(result.takeError());

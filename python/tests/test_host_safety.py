@@ -55,3 +55,34 @@ def test_deeply_nested_ze_info_is_a_clean_error(tmp_path):
     assert result.returncode == 1, result.stderr
     assert re.search(r"deep\.zebin: .*nests deeper than", result.stderr), \
         result.stderr
+
+
+@pytest.mark.parametrize("option", ["timeout_ms", "memory_limit_mb"])
+@pytest.mark.parametrize("value", [-1, 2**40 + 1, 2**63])
+def test_limits_are_range_checked(option, value):
+    with pytest.raises(ValueError, match=option):
+        xpu_codegen.compile(spirv("nospill"), cache_dir="none",
+                            **{option: value})
+
+
+def test_limits_reach_the_worker():
+    # The limits are settable from Python: a 1 ms limit kills the compile.
+    with pytest.raises(xpu_codegen.CompileError,
+                       match="exceeded the 1 ms time limit"):
+        xpu_codegen.compile(spirv("spill_both"), cache_dir="none",
+                            timeout_ms=1)
+    [module] = xpu_codegen.compile(spirv("nospill"), cache_dir="none",
+                                   timeout_ms=2**40, memory_limit_mb=2**40)
+    assert module.n_regs == 128
+
+
+def test_cli_limits(tmp_path):
+    result = run_cli("compile", INPUTS / "spill_both.spv", "--cache-dir",
+                     "none", "--timeout-ms", "1", "-o", tmp_path / "x.zebin")
+    assert result.returncode == 1, result.stderr
+    assert "exceeded the 1 ms time limit" in result.stderr
+    result = run_cli("compile", INPUTS / "nospill.spv", "--cache-dir", "none",
+                     "--memory-limit-mb", str(2**44), "-o",
+                     tmp_path / "y.zebin")
+    assert result.returncode == 2, result.stderr
+    assert "memory_limit_mb must be between 0 and" in result.stderr

@@ -141,6 +141,8 @@ int main(int argc, char **argv) {
   // A vanished host is an EPIPE from send(), handled as end of service.
   std::signal(SIGPIPE, SIG_IGN);
 
+  if (memoryMiB > kMaxMemoryMiB)
+    return fail("memory limit of " + Twine(memoryMiB) + " MiB is out of range");
   if (memoryMiB) {
     struct rlimit limit;
     limit.rlim_cur = limit.rlim_max = rlim_t(memoryMiB) << 20;

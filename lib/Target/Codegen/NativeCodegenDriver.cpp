@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/CachePruning.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/SHA256.h"
@@ -110,6 +111,24 @@ static std::string getIdentityContext(WorkerBackend backend) {
 
 struct NativeCodegenDriver::Impl {
   WorkerPool *pool = nullptr;
+  /// Warnings for takeWarnings(); cacheWriteFailed makes the cache's one.
+  std::mutex warningMutex;
+  std::vector<std::string> warnings;
+  bool cacheWriteFailed = false;
+
+  /// A cache that cannot be written costs time, not output: one warning.
+  void noteCacheStore(llvm::Error error) {
+    if (!error)
+      return;
+    std::string message = llvm::toString(std::move(error));
+    std::lock_guard<std::mutex> lock(warningMutex);
+    if (std::exchange(cacheWriteFailed, true))
+      return;
+    warnings.push_back("cannot write the compile cache in '" +
+                       cache->getDirectory().str() + "' (" + message +
+                       "): builds are not cached");
+  }
+
   /// The persistent cache; std::nullopt when disabled.
   std::optional<CompileCache> cache;
   std::mutex mutex;
@@ -140,7 +159,7 @@ struct NativeCodegenDriver::Impl {
       return identity.takeError();
     // Best effort: a cache that cannot be written costs time, not output.
     if (cache)
-      llvm::consumeError(cache->storeCompilerIdentity(
+      noteCacheStore(cache->storeCompilerIdentity(
           context, *identity, pool->getCompilerIdentityFiles(backend)));
     memo = *identity;
     return *memo;
@@ -151,6 +170,22 @@ NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)
     : options(options), impl(std::make_unique<Impl>()) {}
 
 NativeCodegenDriver::~NativeCodegenDriver() = default;
+
+std::vector<std::string> NativeCodegenDriver::takeWarnings() {
+  std::lock_guard<std::mutex> lock(impl->warningMutex);
+  return std::exchange(impl->warnings, {});
+}
+
+llvm::Expected<uint64_t> mlir::xpu::parseCacheMaxSize(llvm::StringRef text) {
+  llvm::Expected<llvm::CachePruningPolicy> policy =
+      llvm::parseCachePruningPolicy(("cache_size_bytes=" + text.trim()).str());
+  if (!policy)
+    return llvm::createStringError(
+        "invalid cache-max-size '" + text +
+        "': expected bytes with an optional k, m or g suffix (" +
+        llvm::toString(policy.takeError()) + ")");
+  return policy->MaxSizeBytes;
+}
 
 llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
 NativeCodegenDriver::create(const NativeCodegenOptions &options) {
@@ -351,7 +386,7 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
         // Failed builds are not cached; a store that fails (read-only or
         // full disk) only costs the next run a compile.
         if (cache && outcome->attempt)
-          llvm::consumeError(
+          impl->noteCacheStore(
               cache->store(key, serializeBuildAttempt(*outcome->attempt)));
       }
       promise.set_value(std::move(outcome));
@@ -468,6 +503,9 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
       }
     }
   }
+
+  if (impl->cache)
+    impl->cache->prune(options.cacheMaxSize);
 
   std::vector<llvm::Expected<ModuleCompileResult>> ordered;
   ordered.reserve(results.size());

@@ -755,9 +755,23 @@ std::string findWorkerExecutable() {
   return "";
 }
 
+Error checkWorkerLimits(const WorkerLimits &limits) {
+  if (limits.memoryMiB > kMaxMemoryMiB)
+    return makeError(formatv("memory limit of {0} MiB is out of range (at "
+                             "most {1}; 0: none)",
+                             limits.memoryMiB, kMaxMemoryMiB));
+  if (limits.timeoutMs > kMaxTimeoutMs)
+    return makeError(formatv("time limit of {0} ms is out of range (at most "
+                             "{1}; 0: none)",
+                             limits.timeoutMs, kMaxTimeoutMs));
+  return Error::success();
+}
+
 Expected<std::unique_ptr<WorkerPool>>
 WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
                    std::string workerPath) {
+  if (Error error = checkWorkerLimits(limits))
+    return std::move(error);
   if (workerPath.empty())
     workerPath = findWorkerExecutable();
   if (workerPath.empty())

@@ -35,6 +35,13 @@ enum class BackendKind : uint8_t { Auto, Ocloc, LevelZero };
 
 llvm::StringRef stringifyBackendKind(BackendKind kind);
 
+/// 4 GiB: tens of thousands of native builds.
+constexpr uint64_t kDefaultCacheMaxSize = uint64_t(4) << 30;
+
+/// Parses a `cache-max-size` value: bytes, or with a k/m/g suffix
+/// (LLVM's cache policy syntax), e.g. "512m", "4g".
+llvm::Expected<uint64_t> parseCacheMaxSize(llvm::StringRef text);
+
 struct NativeCodegenOptions {
   BackendKind backend = BackendKind::Auto;
   /// `auto` builds large too only when small spills more than this (bytes).
@@ -44,6 +51,9 @@ struct NativeCodegenOptions {
   unsigned jobs = 0;
   /// Persistent cache directory; empty: default location, "none": disabled.
   std::string cacheDir;
+  /// Bound of the persistent cache in bytes (0: only LLVM's default
+  /// pruning: 75% of the free space, entries unused for a week).
+  uint64_t cacheMaxSize = kDefaultCacheMaxSize;
   WorkerLimits limits;
   /// What a SPIRV-Tools rejection of the input is: a warning recorded in
   /// the result (the module still compiles in the isolated worker), the
@@ -144,6 +154,10 @@ public:
   compile(llvm::ArrayRef<ModuleCompileRequest> requests);
 
   const NativeCodegenOptions &getOptions() const { return options; }
+
+  /// Warnings of the runs so far that belong to no module (e.g. the one
+  /// "cannot write the compile cache" of a run), each once; clears them.
+  std::vector<std::string> takeWarnings();
 
 private:
   explicit NativeCodegenDriver(const NativeCodegenOptions &options);

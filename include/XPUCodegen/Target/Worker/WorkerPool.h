@@ -76,6 +76,14 @@ struct WorkerLimits {
   uint64_t timeoutMs = 300000;
 };
 
+/// The largest accepted limits: beyond them RLIMIT_AS bytes or a deadline in
+/// nanoseconds would overflow (2^40 MiB, 2^40 ms: about 35 years).
+constexpr uint64_t kMaxMemoryMiB = uint64_t(1) << 40;
+constexpr uint64_t kMaxTimeoutMs = uint64_t(1) << 40;
+
+/// An error naming a limit out of range.
+llvm::Error checkWorkerLimits(const WorkerLimits &limits);
+
 /// A pool of persistent worker processes. Thread-safe: any number of threads
 /// may call run() concurrently; at most `maxWorkers` jobs run at once. Workers
 /// start on demand and inherit the environment at that moment (e.g.

@@ -71,6 +71,9 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.autoStrategy = options.autoStrategy;
   native.cacheDir = options.cacheDir;
   native.jobs = options.jobs;
+  native.cacheMaxSize = options.cacheMaxSize;
+  native.timeoutMs = options.timeoutMs;
+  native.memoryLimitMiB = options.memoryLimitMiB;
   native.report = options.report;
   native.remarks = options.remarks;
   native.verifyPredictedLarge = options.verifyPredictedLarge;

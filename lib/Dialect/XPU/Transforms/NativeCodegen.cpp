@@ -101,6 +101,13 @@ struct NativeCodegenPass
     options.jobs = jobs;
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
+    llvm::Expected<uint64_t> maxSize = parseCacheMaxSize(cacheMaxSize);
+    if (!maxSize) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: " << llvm::toString(maxSize.takeError());
+      return signalPassFailure();
+    }
+    options.cacheMaxSize = *maxSize;
     options.validation = validateSPIRV;
     options.verifyPredictedLarge = verifyPredictedLarge;
     options.maxWorkGroupSize = maxWorkGroupSize;
@@ -139,6 +146,9 @@ struct NativeCodegenPass
         return signalPassFailure();
       }
       results = (*driver)->compile(requests);
+      for (const std::string &warning : (*driver)->takeWarnings())
+        mlir::emitWarning(getOperation().getLoc())
+            << "xpu-native-codegen: " << warning;
     }
 
     std::vector<std::optional<llvm::json::Value>> resultEntries =

@@ -362,6 +362,11 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     Option<"nRegsDefault", "n-regs-default", "int64_t", /*default=*/"0",
            "n_regs when the build flags do not pin the GRF mode (default, "
            "IGC auto): 0 or 128">,
+    Option<"cacheMaxSize", "cache-max-size", "std::string",
+           /*default=*/"\"4g\"",
+           "Bound of the persistent cache (bytes, or with a k, m or g "
+           "suffix; 0: LLVM's default pruning only): least recently used "
+           "entries are pruned beyond it">,
   ];
   let statistics = [
     Statistic<"numObjects", "objects", "SPIR-V objects compiled">,
