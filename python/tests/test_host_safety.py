@@ -3,7 +3,11 @@
 Each test here once failed: it names the defect it guards against.
 """
 
+import errno
+import json
+import os
 import re
+import stat
 
 import pytest
 
@@ -86,3 +90,147 @@ def test_cli_limits(tmp_path):
                      tmp_path / "y.zebin")
     assert result.returncode == 2, result.stderr
     assert "memory_limit_mb must be between 0 and" in result.stderr
+
+
+# One module that IGC rejects on tgllp (f64) next to one that compiles.
+MIXED = """\
+module attributes {gpu.container_module} {
+  gpu.module @doubles {
+    gpu.func @scale(%buf: memref<1024xf64>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %buf[%i] : memref<1024xf64>
+      %d = arith.addf %v, %v : f64
+      memref.store %d, %buf[%i] : memref<1024xf64>
+      gpu.return
+    }
+  }
+  gpu.module @floats {
+    gpu.func @scale(%buf: memref<1024xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %buf[%i] : memref<1024xf32>
+      %d = arith.addf %v, %v : f32
+      memref.store %d, %buf[%i] : memref<1024xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_compile_error_keeps_the_good_modules():
+    # A failing module used to lose every other module's binary.
+    with pytest.raises(xpu_codegen.CompileError) as info:
+        xpu_codegen.compile(MIXED, arch="tgllp", cache_dir="none")
+    error = info.value
+    assert "Double type is not supported" in error.diagnostics
+    assert [m.name for m in error.modules] == ["floats"]
+    assert error.modules[0].binary.startswith(b"\x7fELF")
+    assert [e["module"] for e in error.report_entries] == ["doubles",
+                                                           "floats"]
+
+
+def test_cli_writes_every_good_module_and_exits_1(tmp_path):
+    source = tmp_path / "mixed.mlir"
+    source.write_text(MIXED)
+    out = tmp_path / "out"
+    report = tmp_path / "report.json"
+    result = run_cli("compile", source, "--arch", "tgllp", "--cache-dir",
+                     "none", "-o", out, "--report", report)
+    assert result.returncode == 1, result.stderr
+    assert "Double type is not supported" in result.stderr
+    assert (out / "floats.zebin").read_bytes().startswith(b"\x7fELF")
+    assert not (out / "doubles.zebin").exists()
+    entries = json.loads(report.read_text())["modules"]
+    assert [e["module"] for e in entries] == ["doubles", "floats"]
+    assert "error" in entries[0] and "error" not in entries[1]
+
+
+def test_failed_compile_and_unwritable_report_is_no_traceback(tmp_path):
+    source = tmp_path / "mixed.mlir"
+    source.write_text(MIXED)
+    report = tmp_path / "no" / "such" / "dir" / "report.json"
+    result = run_cli("compile", source, "--arch", "tgllp", "--cache-dir",
+                     "none", "-o", tmp_path / "out", "--report", report)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr, result.stderr
+    assert f"error: cannot write {report}: No such file or directory" in \
+        result.stderr, result.stderr
+
+
+@pytest.fixture(scope="module")
+def nospill_module():
+    [module] = xpu_codegen.compile(spirv("nospill"), cache_dir="none")
+    return module
+
+
+def test_outputs_write_through_symlinks(tmp_path, nospill_module):
+    # A report or -o given a symlink used to replace the link by a file.
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target.name)
+    xpu_codegen.write_report(link, [nospill_module])
+    assert link.is_symlink()
+    assert json.loads(target.read_text())["modules"][0]["module"] == "module"
+    # A dangling link is followed too: its target is created.
+    dangling = tmp_path / "dangling.zebin"
+    dangling.symlink_to("made.zebin")
+    nospill_module.write(dangling)
+    assert dangling.is_symlink()
+    assert (tmp_path / "made.zebin").read_bytes() == nospill_module.binary
+
+
+def test_outputs_are_atomic(tmp_path, nospill_module, monkeypatch):
+    # -o was not atomic: a failed write left a truncated zebin and lost the
+    # previous file.
+    from xpu_codegen import _output
+    path = tmp_path / "k.zebin"
+    path.write_bytes(b"previous")
+    path.chmod(0o640)
+
+    def fail(fd, data):
+        os.write(fd, data[:10])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(_output, "_write_all", fail)
+    with pytest.raises(OSError) as info:
+        nospill_module.write(path)
+    assert info.value.filename == str(path)
+    assert path.read_bytes() == b"previous"
+    assert os.listdir(tmp_path) == ["k.zebin"]  # no temporary file left
+    monkeypatch.undo()
+    nospill_module.write(path)
+    assert path.read_bytes() == nospill_module.binary
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640  # permissions kept
+
+
+def test_outputs_never_replace_devices(tmp_path, nospill_module):
+    # As root, --report /dev/full replaced the device node with a file.
+    full = tmp_path / "full"
+    try:
+        os.mknod(full, 0o666 | stat.S_IFCHR, os.makedev(1, 7))
+    except PermissionError:
+        full = "/dev/full"
+    with pytest.raises(OSError) as info:
+        xpu_codegen.write_report(full, [nospill_module])
+    assert info.value.errno == errno.ENOSPC
+    assert info.value.filename == str(full)
+    assert stat.S_ISCHR(os.stat(full).st_mode)
+    nospill_module.write("/dev/null")
+    assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
+    result = run_cli("compile", INPUTS / "nospill.spv", "--cache-dir", "none",
+                     "-o", full)
+    assert result.returncode == 1
+    assert f"error: cannot write {full}: No space left on device" in \
+        result.stderr, result.stderr
+    assert stat.S_ISCHR(os.stat(full).st_mode)
+
+
+def test_output_errors_name_the_path(tmp_path):
+    # The CLI said "cannot write None".
+    out = tmp_path / "missing" / "dir" / "k.zebin"
+    result = run_cli("compile", INPUTS / "nospill.spv", "--cache-dir", "none",
+                     "-o", out)
+    assert result.returncode == 1
+    assert f"error: cannot write {out}: No such file or directory" in \
+        result.stderr, result.stderr

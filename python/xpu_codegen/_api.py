@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 from . import _xpu_codegen
+from ._output import write_output
 
 __all__ = [
     "Attempt",
@@ -76,12 +77,16 @@ class CompileError(Exception):
     ``str(error)`` and :attr:`diagnostics` hold the located diagnostics
     (``file:line:col: error: ...``). :attr:`report_entries` holds the report
     entries of every module that was attempted (failed ones carry an
-    ``"error"`` key), so a caller can still record what did compile.
+    ``"error"`` key), and :attr:`modules` the :class:`Module` (with its
+    binary) of every module that did compile, so one bad module never loses
+    the others' results.
     """
 
-    def __init__(self, diagnostics: str, report_entries: Sequence[dict] = ()):
+    def __init__(self, diagnostics: str, report_entries: Sequence[dict] = (),
+                 modules: Sequence["Module"] = ()):
         self.diagnostics = diagnostics.rstrip() or "compilation failed"
         self.report_entries = list(report_entries)
+        self.modules = tuple(modules)
         super().__init__(self.diagnostics)
 
 
@@ -96,8 +101,9 @@ class OutOfResources(CompileError):
     """
 
     def __init__(self, diagnostics: str, report_entries: Sequence[dict] = (),
-                 *, resource: str = "", required: int = 0, limit: int = 0):
-        super().__init__(diagnostics, report_entries)
+                 modules: Sequence["Module"] = (), *, resource: str = "",
+                 required: int = 0, limit: int = 0):
+        super().__init__(diagnostics, report_entries, modules)
         self.resource = resource
         self.required = required
         self.limit = limit
@@ -158,9 +164,10 @@ class Module:
     report_entry: dict = field(repr=False, compare=False)
 
     def write(self, path: Union[str, os.PathLike]) -> None:
-        """Writes the native binary (zebin) to ``path``."""
-        with open(path, "wb") as out:
-            out.write(self.binary)
+        """Writes the native binary (zebin) to ``path``, atomically and
+        through symlinks (a device such as /dev/null is written in place).
+        """
+        write_output(path, self.binary)
 
 
 @dataclass(frozen=True)
@@ -371,18 +378,20 @@ def _device_grf_modes(arch: str):
     return None if info is None else tuple(info["grf_modes"])
 
 
-def _error_for(diagnostics: str, entries: Sequence[dict]) -> CompileError:
+def _error_for(diagnostics: str, entries: Sequence[dict],
+               modules: Sequence["Module"] = ()) -> CompileError:
     """CompileError, or OutOfResources when every failed module ran out of
-    resources (what an autotuner can skip)."""
+    resources (what an autotuner can skip); ``modules`` are the ones that
+    compiled."""
     failed = [e for e in entries if "error" in e]
     resources = [e["out_of_resources"] for e in failed
                  if "out_of_resources" in e]
     if failed and len(resources) == len(failed):
         first = resources[0]
-        return OutOfResources(diagnostics, entries,
+        return OutOfResources(diagnostics, entries, modules,
                               resource=first["resource"],
                               required=first["required"], limit=first["limit"])
-    return CompileError(diagnostics, entries)
+    return CompileError(diagnostics, entries, modules)
 
 
 def _modules_of(outcome: dict):
@@ -390,7 +399,10 @@ def _modules_of(outcome: dict):
     raises the CompileError of a failed one."""
     entries = [json.loads(m["entry"]) for m in outcome["modules"]]
     if not outcome["success"]:
-        raise _error_for(outcome["diagnostics"], entries)
+        good = [_module_from_entry(entry, m["binary"])
+                for entry, m in zip(entries, outcome["modules"])
+                if m["binary"] is not None and "error" not in entry]
+        raise _error_for(outcome["diagnostics"], entries, good)
     modules = [_module_from_entry(entry, m["binary"])
                for entry, m in zip(entries, outcome["modules"])]
     return modules, outcome["diagnostics"].rstrip()
@@ -674,13 +686,10 @@ def report(modules) -> dict:
 
 
 def write_report(path: Union[str, os.PathLike], modules) -> None:
-    """Writes :func:`report` of ``modules`` to ``path`` as JSON, atomically."""
-    path = os.fspath(path)
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as out:
-        json.dump(report(modules), out, indent=2)
-        out.write("\n")
-    os.replace(tmp, path)
+    """Writes :func:`report` of ``modules`` to ``path`` as JSON, atomically
+    and through symlinks (never replacing a link or a device)."""
+    text = json.dumps(report(modules), indent=2) + "\n"
+    write_output(path, text.encode("utf-8"))
 
 
 def read_zebin(source: Union[bytes, bytearray, memoryview, str, os.PathLike]

@@ -222,7 +222,10 @@ def _compile(args):
     modules, entries = [], []
     for (path, _), result in zip(readable, results):
         if isinstance(result, _api.CompileError):
+            # Its good modules are still written (their entries are in
+            # report_entries with the failed ones').
             print(result.diagnostics, file=sys.stderr)
+            modules.extend(result.modules)
             entries.extend(result.report_entries)
             status = 1
             continue
@@ -231,17 +234,21 @@ def _compile(args):
         modules.extend(result)
         entries.extend(m.report_entry for m in result)
 
-    # Every good binary is written, whatever failed.
+    # Every good binary is written, whatever failed. OUT is a file only for
+    # an input of one module (a failed sibling makes it a directory too).
     paths = []
+    target = args.output
     try:
         if modules:
-            paths = _binary_paths(modules, args.output, directory=batch)
-            for module, path in zip(modules, paths):
-                module.write(path)
+            paths = _binary_paths(modules, args.output,
+                                  directory=batch or len(entries) > 1)
+            for module, target in zip(modules, paths):
+                module.write(target)
         if args.report and entries:
+            target = args.report
             _api.write_report(args.report, entries)
     except OSError as error:
-        print(f"error: cannot write {error.filename}: {error.strerror}",
+        print(f"error: cannot write {target}: {error.strerror}",
               file=sys.stderr)
         return 1
     if status and args.report and entries:

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Codegen/Report.h"
+#include "XPUCodegen/Target/Codegen/OutputFile.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -140,10 +141,8 @@ llvm::Error mlir::xpu::writeReport(llvm::StringRef path,
       {"version", 1},
       {"modules", llvm::json::Array(std::move(modules))},
   };
-  // Write beside the destination and rename, so readers never see half a
-  // report.
-  return llvm::writeToOutput(path, [&](llvm::raw_ostream &os) {
-    os << llvm::formatv("{0:2}", report) << "\n";
-    return llvm::Error::success();
-  });
+  // Atomic and through symlinks; never replaces a device (OutputFile.h).
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::formatv("{0:2}", report) << "\n";
+  return writeOutputFile(path, text);
 }
