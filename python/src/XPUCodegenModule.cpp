@@ -47,8 +47,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <memory>
 #include <optional>
+#include <pthread.h>
 #include <string>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 namespace py = pybind11;
@@ -472,6 +478,52 @@ CompileOutcome compileMLIROnLargeStack(const std::string &text,
 }
 
 //===----------------------------------------------------------------------===//
+// Calls into native code, and interpreter exit
+//===----------------------------------------------------------------------===//
+
+// Python daemon threads may still be compiling when the interpreter exits;
+// the static destructors that run then must never tear LLVM down under
+// them, and a thread must never take the GIL back once the interpreter is
+// finalizing (CPython then ends it with pthread_exit, whose unwinding
+// through a noexcept destructor such as gil_scoped_release's terminates the
+// process). So an atexit hook (_shutdown) refuses new native calls, cancels
+// running jobs and waits until every native call has either re-entered
+// Python (counted down with the GIL held) or parked for good (a call that
+// ends after _shutdown began never returns). Atomics, not a mutex: a fork()
+// child must never inherit a held lock (and it resets the count).
+std::atomic<bool> shuttingDown{false};
+std::atomic<unsigned> nativeCalls{0};
+
+/// How long exit waits for native calls after cancelling their jobs.
+constexpr auto kExitWait = std::chrono::seconds(60);
+
+/// Runs `work` without the GIL, counted as a native call (see above); an
+/// exiting interpreter gets `refused` instead. Called with the GIL held.
+template <typename Result, typename Work>
+Result runNative(Work &&work, Result refused) {
+  if (shuttingDown.load())
+    return refused;
+  ++nativeCalls;
+  PyThreadState *state = PyEval_SaveThread();
+  Result result = work();
+  if (shuttingDown.load()) {
+    // The interpreter is exiting: never touch Python again.
+    --nativeCalls;
+    for (;;)
+      ::pause();
+  }
+  PyEval_RestoreThread(state);
+  --nativeCalls;
+  return result;
+}
+
+CompileOutcome refusedAtExit() {
+  CompileOutcome outcome;
+  outcome.addError("<xpu_codegen>: error: the interpreter is exiting");
+  return outcome;
+}
+
+//===----------------------------------------------------------------------===//
 // Python conversions
 //===----------------------------------------------------------------------===//
 
@@ -562,12 +614,8 @@ PYBIND11_MODULE(_xpu_codegen, m) {
             std::move(arch), std::move(grfMode), std::move(backend),
             spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
         applyExtraOptions(options, extra);
-        CompileOutcome outcome;
-        {
-          py::gil_scoped_release release;
-          outcome = compileSPIRV(copies, options);
-        }
-        return toPython(outcome);
+        return toPython(runNative([&] { return compileSPIRV(copies, options); },
+                                  refusedAtExit()));
       },
       py::arg("inputs"), py::arg("arch"), py::arg("grf_mode"),
       py::arg("backend"), py::arg("spill_threshold"), py::arg("auto_strategy"),
@@ -585,12 +633,11 @@ PYBIND11_MODULE(_xpu_codegen, m) {
             std::move(arch), std::move(grfMode), std::move(backend),
             spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
         applyExtraOptions(options, extra);
-        CompileOutcome outcome;
-        {
-          py::gil_scoped_release release;
-          outcome = compileMLIROnLargeStack(source, bufferName, options);
-        }
-        return toPython(outcome);
+        return toPython(runNative(
+            [&] {
+              return compileMLIROnLargeStack(source, bufferName, options);
+            },
+            refusedAtExit()));
       },
       py::arg("text"), py::arg("buffer_name"), py::arg("arch"),
       py::arg("grf_mode"), py::arg("backend"), py::arg("spill_threshold"),
@@ -601,12 +648,17 @@ PYBIND11_MODULE(_xpu_codegen, m) {
       "read_zebin",
       [](py::bytes data) {
         std::string binary(data);
-        std::optional<llvm::Expected<ZebinInfo>> info;
-        {
-          py::gil_scoped_release release;
-          info.emplace(readZebin(binary));
-        }
+        auto info = runNative(
+            [&] {
+              return std::make_shared<llvm::Expected<ZebinInfo>>(
+                  readZebin(binary));
+            },
+            std::shared_ptr<llvm::Expected<ZebinInfo>>());
         py::dict result;
+        if (!info) {
+          result["error"] = toText("the interpreter is exiting");
+          return result;
+        }
         if (!*info) {
           result["error"] = toText(llvm::toString(info->takeError()));
           return result;
@@ -632,6 +684,21 @@ PYBIND11_MODULE(_xpu_codegen, m) {
       },
       py::arg("data"),
       "Reads a zebin: {'error', 'ze_info_version', 'kernels': [...]}.");
+
+  m.def(
+      "_shutdown",
+      [] {
+        shuttingDown = true;
+        py::gil_scoped_release release;
+        WorkerPool::cancelShared();
+        auto giveUp = std::chrono::steady_clock::now() + kExitWait;
+        while (nativeCalls.load() && std::chrono::steady_clock::now() < giveUp)
+          std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      },
+      "At interpreter exit: refuses new compiles, cancels running ones and "
+      "waits for them to return.");
+  // A forked child has none of its parent's calls in flight.
+  ::pthread_atfork(nullptr, nullptr, [] { nativeCalls = 0; });
 
   m.def(
       "lookup_arch",

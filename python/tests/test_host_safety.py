@@ -8,11 +8,13 @@ import json
 import os
 import re
 import stat
+import subprocess
+import sys
 
 import pytest
 
 import xpu_codegen
-from conftest import INPUTS, run_cli, spirv
+from conftest import EXAMPLES, INPUTS, run_cli, spirv, subprocess_env
 
 LONG_NAME = "a_rather_long_module_name_1234567"
 
@@ -234,3 +236,95 @@ def test_output_errors_name_the_path(tmp_path):
     assert result.returncode == 1
     assert f"error: cannot write {out}: No such file or directory" in \
         result.stderr, result.stderr
+
+
+EXIT_SCRIPT = r"""
+import sys, threading, time
+import xpu_codegen
+spv = open(sys.argv[1], "rb").read()
+mlir = open(sys.argv[2]).read()
+
+def spirv_loop(mode):
+    while True:
+        try:
+            xpu_codegen.compile(spv, grf_mode=mode, cache_dir="none")
+        except xpu_codegen.CompileError:
+            pass
+
+def mlir_loop():
+    while True:
+        try:
+            xpu_codegen.compile(mlir, cache_dir="none")
+        except xpu_codegen.CompileError:
+            pass
+
+for target, args in ((spirv_loop, ("small",)), (spirv_loop, ("large",)),
+                     (spirv_loop, ("auto",)), (mlir_loop, ())):
+    threading.Thread(target=target, args=args, daemon=True).start()
+time.sleep(float(sys.argv[3]))
+print("exiting", flush=True)
+"""
+
+
+@pytest.mark.parametrize("delay", [0.3, 1.0, 2.5])
+def test_exit_while_daemon_threads_compile(tmp_path, delay):
+    # Static destructors tore the shared worker pool down under running
+    # threads: "double free or corruption", "LLVM ERROR: out of memory".
+    script = tmp_path / "exit.py"
+    script.write_text(EXIT_SCRIPT)
+    result = subprocess.run(
+        [sys.executable, str(script), str(INPUTS / "spill_both.spv"),
+         str(EXAMPLES / "readme.mlir"), str(delay)],
+        capture_output=True, text=True, timeout=300, env=subprocess_env())
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "exiting" in result.stdout
+    for bad in ("double free", "corruption", "LLVM ERROR", "Segmentation",
+                "Aborted", "Traceback", "terminate called"):
+        assert bad not in result.stderr, result.stderr[-2000:]
+
+
+def _worker_dirs_of(pid):
+    """Working directories of the compiler workers that are children of
+    `pid` (read from /proc)."""
+    dirs = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) != pid:
+                continue
+            with open(f"/proc/{entry}/comm") as f:
+                if not f.read().startswith("xpu-compile"):
+                    continue
+            dirs.append(os.readlink(f"/proc/{entry}/cwd"))
+        except OSError:
+            continue
+    return dirs
+
+
+def test_forked_child_never_touches_the_parents_workers():
+    # A child that compiled deleted its parent's live workers' directories.
+    [before] = xpu_codegen.compile(spirv("nospill"), cache_dir="none",
+                                   grf_mode="small")
+    dirs = _worker_dirs_of(os.getpid())
+    assert dirs and all(os.path.isdir(d) for d in dirs), dirs
+    child = os.fork()
+    if child == 0:
+        status = 1
+        try:
+            [module] = xpu_codegen.compile(spirv("nospill"),
+                                           cache_dir="none",
+                                           grf_mode="small")
+            status = 0 if module.binary == before.binary else 2
+        finally:
+            os._exit(status)
+    _, status = os.waitpid(child, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    assert all(os.path.isdir(d) for d in dirs), dirs
+    assert set(_worker_dirs_of(os.getpid())) == set(dirs)
+    # The parent's workers still serve it.
+    [after] = xpu_codegen.compile(spirv("nospill"), cache_dir="none",
+                                  grf_mode="small")
+    assert after.binary == before.binary

@@ -5,6 +5,7 @@ Every fact returned here comes from the same JSON report entry that the
 adds the binaries. :attr:`Module.report_entry` is that entry, unchanged.
 """
 
+import atexit
 import concurrent.futures
 import hashlib
 import json
@@ -16,6 +17,10 @@ from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 from . import _xpu_codegen
 from ._output import write_output
+
+# Daemon threads may still be compiling at exit: let them finish (their jobs
+# cancelled) before the native libraries are torn down.
+atexit.register(_xpu_codegen._shutdown)
 
 __all__ = [
     "Attempt",

@@ -29,7 +29,9 @@
 #include <fcntl.h>
 #include <new>
 #include <optional>
+#include <poll.h>
 #include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
@@ -117,12 +119,18 @@ Error reply(int out, uint64_t id, proto::MessageKind kind, Expected<T> result,
 
 int main(int argc, char **argv) {
   uint64_t memoryMiB = 0;
+  StringRef givenWorkDir;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
     if (arg.consume_front("--memory-mib=") && !arg.getAsInteger(10, memoryMiB))
       continue;
+    if (arg.consume_front("--work-dir=") && !arg.empty() &&
+        arg.size() < sizeof(workDir)) {
+      givenWorkDir = arg;
+      continue;
+    }
     std::fprintf(stderr,
-                 "usage: %s [--memory-mib=N]\n"
+                 "usage: %s [--memory-mib=N] [--work-dir=DIR]\n"
                  "Serves compile jobs for XPUCodegen's WorkerPool over "
                  "stdin/stdout; not meant to be run by hand.\n",
                  argv[0]);
@@ -152,16 +160,22 @@ int main(int argc, char **argv) {
   }
   std::set_new_handler(onOutOfMemory);
 
-  SmallString<128> tmpl;
-  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmpl);
-  sys::path::append(tmpl, "xpu-compile-worker-XXXXXX");
-  if (tmpl.size() >= sizeof(workDir))
-    return fail("temporary directory path too long");
-  std::memcpy(workDir, tmpl.c_str(), tmpl.size() + 1);
-  if (!::mkdtemp(workDir)) {
-    workDir[0] = 0;
-    return fail(Twine("cannot create a private working directory: ") +
-                std::strerror(errno));
+  if (!givenWorkDir.empty()) {
+    // The host made it (and removes it if this process dies early).
+    std::memcpy(workDir, givenWorkDir.data(), givenWorkDir.size());
+    workDir[givenWorkDir.size()] = 0;
+  } else {
+    SmallString<128> tmpl;
+    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmpl);
+    sys::path::append(tmpl, "xpu-compile-worker-XXXXXX");
+    if (tmpl.size() >= sizeof(workDir))
+      return fail("temporary directory path too long");
+    std::memcpy(workDir, tmpl.c_str(), tmpl.size() + 1);
+    if (!::mkdtemp(workDir)) {
+      workDir[0] = 0;
+      return fail(Twine("cannot create a private working directory: ") +
+                  std::strerror(errno));
+    }
   }
   std::atexit(removeWorkDir);
   if (::chdir(workDir) != 0)
@@ -186,6 +200,17 @@ int main(int argc, char **argv) {
     consumeError(std::move(err));
     return 0; // The host went away.
   }
+
+  // The host may die while the compiler runs (and with it the time limit it
+  // enforces): a hang-up on the channel ends this process at once instead
+  // of letting a runaway compile outlive its host.
+  std::thread([in] {
+    struct pollfd fd = {in, POLLRDHUP, 0};
+    while (::poll(&fd, 1, -1) < 0 && errno == EINTR) {
+    }
+    removeWorkDir();
+    ::_exit(0);
+  }).detach();
 
   proto::FrameDecoder decoder;
   for (;;) {

@@ -405,7 +405,127 @@ TEST(WorkerPoolDiscovery, BrokenWorkerIsAStartupError) {
             std::string::npos);
 }
 
+//===----------------------------------------------------------------------===//
+// Misbehaving workers (Inputs/fake-worker.py speaks the protocol)
+//===----------------------------------------------------------------------===//
+
+/// Sets an environment variable for the scope (workers inherit it).
+struct ScopedEnv {
+  ScopedEnv(const char *name, const std::string &value) : name(name) {
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() { ::unsetenv(name); }
+  const char *name;
+};
+
+std::string fakeWorker() {
+  SmallString<256> path(XPU_WORKER_TEST_INPUTS);
+  sys::path::append(path, "fake-worker.py");
+  return path.str().str();
+}
+
+Expected<std::unique_ptr<WorkerPool>> fakePool(uint64_t startupMs = 60000) {
+  return WorkerPool::create(1, WorkerLimits{}, fakeWorker(),
+                            /*idleMs=*/uint64_t(0), startupMs);
+}
+
+// An unsolicited extra reply must never pass for the next job's answer.
+TEST(WorkerPoolHostile, ExtraReplyIsNotTheNextAnswer) {
+  ScopedEnv mode("XPU_FAKE_WORKER", "extra-reply");
+  Expected<std::unique_ptr<WorkerPool>> pool = fakePool();
+  ASSERT_OK(pool);
+  // The worker that spoke out of turn is replaced: either while idle (the
+  // next job runs on a fresh worker) or when its stale frame arrives during
+  // the next job (that job fails, naming why). Never the extra answer.
+  unsigned answered = 0;
+  for (int job = 0; job < 6; ++job) {
+    Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+    if (!response) {
+      EXPECT_NE(errorText(response).find("a stale or unsolicited reply"),
+                std::string::npos)
+          << errorText(response);
+      continue;
+    }
+    EXPECT_EQ(response->compileMs, 12.5) << "job " << job;
+    ++answered;
+  }
+  EXPECT_GE(answered, 3u);
+}
+
+TEST(WorkerPoolHostile, ReplyToAnotherRequestIsAnError) {
+  ScopedEnv mode("XPU_FAKE_WORKER", "wrong-id");
+  Expected<std::unique_ptr<WorkerPool>> pool = fakePool();
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  EXPECT_NE(errorText(response).find("a stale or unsolicited reply"),
+            std::string::npos)
+      << errorText(response);
+}
+
+// A NaN compile time became -9223372036854775808 ms in a report.
+TEST(WorkerPoolHostile, NaNCompileTimeIsAnError) {
+  ScopedEnv mode("XPU_FAKE_WORKER", "nan");
+  Expected<std::unique_ptr<WorkerPool>> pool = fakePool();
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  EXPECT_NE(errorText(response).find("implausible compile response"),
+            std::string::npos)
+      << errorText(response);
+}
+
+// A worker that never says hello cost the whole start-up limit per module,
+// serially: now one start-up, then the same error at once.
+TEST(WorkerPoolHostile, SilentWorkerCostsOneStartup) {
+  ScopedEnv mode("XPU_FAKE_WORKER", "silent");
+  Expected<std::unique_ptr<WorkerPool>> pool = fakePool(/*startupMs=*/1000);
+  ASSERT_OK(pool);
+  auto start = std::chrono::steady_clock::now();
+  for (int job = 0; job < 4; ++job) {
+    Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+    EXPECT_NE(errorText(response).find("time limit while starting"),
+              std::string::npos)
+        << errorText(response);
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  EXPECT_EQ((*pool)->getWorkersStarted(), 0u);
+}
+
+// The private directory of a worker that dies before saying hello leaked.
+TEST(WorkerPoolHostile, EarlyDeathLeavesNoDirectory) {
+  SmallString<128> log;
+  ASSERT_FALSE(sys::fs::createTemporaryFile("fake-worker", "log", log));
+  ScopedEnv mode("XPU_FAKE_WORKER", "die-early");
+  ScopedEnv logEnv("XPU_FAKE_WORKER_LOG", log.str().str());
+  Expected<std::unique_ptr<WorkerPool>> pool = fakePool();
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  EXPECT_NE(errorText(response).find("exited with status 3"), std::string::npos)
+      << errorText(response);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> dirs = MemoryBuffer::getFile(log);
+  ASSERT_TRUE(bool(dirs));
+  StringRef dir = (*dirs)->getBuffer().trim();
+  EXPECT_TRUE(dir.contains("xpu-compile-worker-")) << dir.str();
+  EXPECT_FALSE(sys::fs::exists(dir)) << dir.str();
+  (void)sys::fs::remove(log);
+}
+
 } // namespace
+
+// Idle workers (each holding the compiler) exit after the idle time.
+TEST_F(WorkerPoolTest, IdleWorkersAreReaped) {
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(1, WorkerLimits{}, "", /*idleMs=*/uint64_t(300));
+  ASSERT_OK(pool);
+  Expected<WorkerResponse> first = (*pool)->run(request("add.spv"));
+  ASSERT_OK(first);
+  EXPECT_EQ((*pool)->getWorkersAlive(), 1u);
+  for (int i = 0; i < 100 && (*pool)->getWorkersAlive(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ((*pool)->getWorkersAlive(), 0u);
+  Expected<WorkerResponse> second = (*pool)->run(request("add.spv"));
+  ASSERT_OK(second);
+  EXPECT_EQ((*pool)->getWorkersStarted(), 2u);
+}
 
 TEST_F(WorkerPoolTest, SharedPoolsHonourEachCallersLimits) {
   WorkerLimits generous{/*memoryMiB=*/4096, /*timeoutMs=*/300000};

@@ -16,6 +16,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
@@ -38,6 +39,7 @@
 #include <mutex>
 #include <optional>
 #include <poll.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -146,15 +148,31 @@ bool mentionsOutOfMemory(StringRef text) {
 class WorkerProcess {
 public:
   static Expected<std::unique_ptr<WorkerProcess>>
-  spawn(const std::string &path, const WorkerLimits &limits);
+  spawn(const std::string &path, const WorkerLimits &limits,
+        uint64_t startupMs);
 
   ~WorkerProcess() {
+    // In a forked child the process, its channel and its directory are the
+    // parent's: leave them alone (the descriptors are only copies).
+    if (!isOwner())
+      return;
     beginShutdown();
     finishShutdown();
   }
 
   /// Closes the channel; an idle worker then exits on its own.
   void beginShutdown() { channel.reset(); }
+  /// Kills the process now (from another thread: the owner of the job
+  /// then sees it die).
+  void cancel() const {
+    if (isOwner() && pid > 0)
+      ::kill(pid, SIGKILL);
+  }
+  /// True in the process that started this worker (not a forked child).
+  bool isOwner() const { return ownerPid == ::getpid(); }
+
+  /// When the worker last finished a job.
+  Clock::time_point idleSince = Clock::now();
   /// Waits for the worker (SIGKILL after a grace period) and cleans up.
   void finishShutdown();
 
@@ -170,9 +188,9 @@ public:
 
 private:
   WorkerProcess(pid_t pid, UniqueFd channel, UniqueFd errPipe,
-                const WorkerLimits &limits)
+                const WorkerLimits &limits, std::string workDir)
       : pid(pid), channel(std::move(channel)), errPipe(std::move(errPipe)),
-        limits(limits) {}
+        limits(limits), workDir(std::move(workDir)) {}
 
   /// Sends `out` (may be empty) and waits for the frame answering request
   /// `id` (0: the hello) until `deadline`. Any failure, including a frame
@@ -195,9 +213,12 @@ private:
   std::string describeStatus(std::optional<int> status);
 
   pid_t pid;
+  pid_t ownerPid = ::getpid();
   UniqueFd channel;
   UniqueFd errPipe;
   WorkerLimits limits;
+  /// The worker's private working directory, made by the host before the
+  /// worker starts, so that it is removed however early the worker dies.
   std::string workDir;
   std::string stderrTail;
   /// Peak resident set size of the reaped process (wait4).
@@ -206,7 +227,21 @@ private:
 };
 
 Expected<std::unique_ptr<WorkerProcess>>
-WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
+WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
+                     uint64_t startupMs) {
+  // The private working directory: made here, so the host knows it from the
+  // start and removes it even when the worker dies before saying hello.
+  SmallString<128> tmpl;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmpl);
+  sys::path::append(tmpl, std::string(kWorkerName) + "-XXXXXX");
+  std::string workDir = tmpl.str().str();
+  if (!::mkdtemp(workDir.data()))
+    return makeError(Twine("cannot create a compiler worker directory: ") +
+                     std::strerror(errno));
+  auto removeDir = make_scope_exit([&] {
+    (void)sys::fs::remove_directories(workDir, /*IgnoreErrors=*/true);
+  });
+
   // A socket rather than pipes: send(MSG_NOSIGNAL) makes a dead worker an
   // EPIPE instead of a SIGPIPE in the host. Close-on-exec so that a worker
   // spawned concurrently by another thread does not inherit this one's
@@ -257,9 +292,11 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
                            POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 
   std::string memoryArg = "--memory-mib=" + std::to_string(limits.memoryMiB);
+  std::string dirArg = "--work-dir=" + workDir;
   SmallVector<char *> argv{const_cast<char *>(path.c_str())};
   if (limits.memoryMiB)
     argv.push_back(memoryArg.data());
+  argv.push_back(dirArg.data());
   argv.push_back(nullptr);
 
   pid_t pid;
@@ -275,11 +312,10 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
 
   for (int fd : {hostEnd.get(), errRead.get()})
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-  std::unique_ptr<WorkerProcess> worker(
-      new WorkerProcess(pid, std::move(hostEnd), std::move(errRead), limits));
+  removeDir.release(); // The worker owns it now.
+  std::unique_ptr<WorkerProcess> worker(new WorkerProcess(
+      pid, std::move(hostEnd), std::move(errRead), limits, workDir));
 
-  uint64_t startupMs =
-      limits.timeoutMs ? std::max(limits.timeoutMs, kMinStartupMs) : 0;
   Expected<proto::Frame> hello =
       worker->transact("", /*id=*/0, deadlineAfter(startupMs), startupMs,
                        /*startup=*/true);
@@ -292,10 +328,6 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits) {
   if (!message)
     return worker->killWith("compiler worker failed to start: " +
                             toString(message.takeError()));
-  // Only ever remove a directory the worker made (never a path from a
-  // garbled message).
-  if (sys::path::filename(message->workDir).starts_with(kWorkerName))
-    worker->workDir = message->workDir;
   return std::move(worker);
 }
 
@@ -387,7 +419,7 @@ void WorkerProcess::drainStderr() {
 }
 
 std::optional<int> WorkerProcess::reap(Clock::duration grace) {
-  if (pid <= 0)
+  if (pid <= 0 || !isOwner())
     return std::nullopt;
   auto giveUp = Clock::now() + grace;
   int status = 0;
@@ -427,8 +459,9 @@ void WorkerProcess::cleanUpAfterExit() {
 
 void WorkerProcess::removeWorkDir() {
   // The worker removes its directory on an orderly exit; this catches
-  // crashes and kills.
-  if (!workDir.empty() && sys::fs::exists(workDir))
+  // crashes, kills and workers that died before starting. Never in a forked
+  // child: the directory belongs to the parent's live worker.
+  if (isOwner() && !workDir.empty() && sys::fs::exists(workDir))
     (void)sys::fs::remove_directories(workDir, /*IgnoreErrors=*/true);
   workDir.clear();
 }
@@ -485,7 +518,7 @@ Error WorkerProcess::diedError(bool startup) {
 }
 
 Error WorkerProcess::killWith(const Twine &message) {
-  if (pid > 0) {
+  if (pid > 0 && isOwner()) {
     ::kill(pid, SIGKILL);
     reap(kShutdownGrace);
   }
@@ -498,7 +531,7 @@ void WorkerProcess::finishShutdown() {
 }
 
 bool WorkerProcess::checkIdle() {
-  if (pid <= 0)
+  if (pid <= 0 || !isOwner())
     return false;
   int status;
   pid_t r = ::waitpid(pid, &status, WNOHANG);
@@ -594,12 +627,26 @@ std::vector<std::string> getMappedFiles(pid_t pid) {
   return files;
 }
 
+/// How long a failed start makes later starts fail at once.
+constexpr auto kStartupRetryDelay = std::chrono::seconds(10);
+
 class WorkerPoolImpl final : public WorkerPool {
 public:
-  WorkerPoolImpl(unsigned maxWorkers, WorkerLimits limits, std::string path)
-      : maxWorkers(maxWorkers), limits(limits), path(std::move(path)) {}
+  WorkerPoolImpl(unsigned maxWorkers, WorkerLimits limits, std::string path,
+                 uint64_t idleMs, uint64_t startupMs)
+      : maxWorkers(maxWorkers), limits(limits), path(std::move(path)),
+        idleMs(idleMs), startupMs(startupMs) {}
 
   ~WorkerPoolImpl() override {
+    if (!isOwner())
+      return; // A forked child's copy: nothing here is the child's.
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    reaperWake.notify_all();
+    if (reaper.joinable())
+      reaper.join();
     // Close every channel first so the workers exit in parallel.
     for (auto &worker : idle)
       worker->beginShutdown();
@@ -649,6 +696,11 @@ public:
     return maxWorkers;
   }
 
+  unsigned getWorkersAlive() const override {
+    std::lock_guard<std::mutex> lock(mutex);
+    return unsigned(idle.size() + running.size());
+  }
+
   void growTo(unsigned workers) {
     std::lock_guard<std::mutex> lock(mutex);
     if (workers > maxWorkers) {
@@ -657,25 +709,56 @@ public:
     }
   }
 
+  /// See WorkerPool::cancelShared.
+  void cancel() {
+    std::vector<std::unique_ptr<WorkerProcess>> stopped;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      cancelled = true;
+      for (WorkerProcess *worker : running)
+        worker->cancel();
+      stopped = std::move(idle);
+      idle.clear();
+    }
+    available.notify_all();
+    for (auto &worker : stopped)
+      worker->beginShutdown();
+  }
+
+  bool isOwner() const { return ownerPid == ::getpid(); }
+
 private:
   /// Runs `job` on an idle (or freshly spawned) worker, holding one of the
   /// `maxWorkers` slots. A worker that died during the job is dropped.
   template <typename T>
   Expected<T> withWorker(function_ref<Expected<T>(WorkerProcess &)> job) {
+    if (!isOwner())
+      return makeError(formatv("this compiler worker pool belongs to process "
+                               "{0}, not to this forked child",
+                               ownerPid));
     std::unique_ptr<WorkerProcess> worker;
     {
       std::unique_lock<std::mutex> lock(mutex);
-      available.wait(lock, [&] { return busy < maxWorkers; });
+      available.wait(lock, [&] { return cancelled || busy < maxWorkers; });
+      if (cancelled)
+        return makeError("the compiler worker pool is shut down (the process "
+                         "is exiting)");
       ++busy;
       if (!idle.empty()) {
         worker = std::move(idle.back());
         idle.pop_back();
       }
     }
-    scope_exit releaseSlot([&] {
+    WorkerProcess *current = nullptr;
+    auto releaseSlot = make_scope_exit([&] {
       std::lock_guard<std::mutex> lock(mutex);
-      if (worker && worker->isAlive())
+      running.erase(current);
+      if (worker && worker->isAlive() && !cancelled) {
+        worker->idleSince = Clock::now();
         idle.push_back(std::move(worker));
+        startReaper();
+        reaperWake.notify_all();
+      }
       --busy;
       available.notify_one();
     });
@@ -684,26 +767,105 @@ private:
     if (worker && !worker->checkIdle())
       worker.reset();
     if (!worker) {
-      Expected<std::unique_ptr<WorkerProcess>> spawned =
-          WorkerProcess::spawn(path, limits);
+      Expected<std::unique_ptr<WorkerProcess>> spawned = spawnWorker();
       if (!spawned)
         return spawned.takeError();
-      ++started;
       worker = std::move(*spawned);
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      current = worker.get();
+      running.insert(current);
+      if (cancelled)
+        worker->cancel();
     }
     return job(*worker);
   }
 
+  /// Starts a worker, unless one failed to start moments ago: then that
+  /// error again, at once (a worker that never says hello would otherwise
+  /// cost the whole start-up limit per module).
+  Expected<std::unique_ptr<WorkerProcess>> spawnWorker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (startFailure && Clock::now() < startFailure->second)
+        return makeError(startFailure->first +
+                         " (not retried for a few seconds)");
+    }
+    Expected<std::unique_ptr<WorkerProcess>> spawned =
+        WorkerProcess::spawn(path, limits, startupMs);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!spawned) {
+      std::string message = toString(spawned.takeError());
+      startFailure.emplace(message, Clock::now() + kStartupRetryDelay);
+      return makeError(message);
+    }
+    startFailure.reset();
+    ++started;
+    return spawned;
+  }
+
+  /// Starts the thread that stops idle workers (once, under the mutex).
+  void startReaper() {
+    if (idleMs == 0 || reaper.joinable() || stopping)
+      return;
+    reaper = std::thread([this] { reapIdleWorkers(); });
+  }
+
+  /// Stops workers idle for longer than idleMs, until the pool goes.
+  void reapIdleWorkers() {
+    auto limit = std::chrono::milliseconds(idleMs);
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!stopping) {
+      auto now = Clock::now();
+      std::vector<std::unique_ptr<WorkerProcess>> expired;
+      std::optional<Clock::time_point> next;
+      for (auto it = idle.begin(); it != idle.end();) {
+        if (now - (*it)->idleSince >= limit) {
+          expired.push_back(std::move(*it));
+          it = idle.erase(it);
+          continue;
+        }
+        Clock::time_point due = (*it)->idleSince + limit;
+        next = next ? std::min(*next, due) : due;
+        ++it;
+      }
+      if (!expired.empty()) {
+        lock.unlock();
+        for (auto &worker : expired)
+          worker->beginShutdown();
+        expired.clear(); // Waits for each to exit.
+        lock.lock();
+        continue;
+      }
+      if (next)
+        reaperWake.wait_until(lock, *next);
+      else
+        reaperWake.wait(lock);
+    }
+  }
+
   mutable std::mutex mutex;
   std::condition_variable available;
+  std::condition_variable reaperWake;
   unsigned maxWorkers;
   unsigned busy = 0;
+  bool cancelled = false;
+  bool stopping = false;
   std::vector<std::unique_ptr<WorkerProcess>> idle;
+  /// Workers running a job (owned by the job's thread), for cancel().
+  llvm::SmallPtrSet<WorkerProcess *, 8> running;
   std::optional<std::string> identities[2];
   std::vector<std::string> identityFiles[2];
   std::atomic<unsigned> started{0};
+  /// The last start-up failure and until when it is repeated.
+  std::optional<std::pair<std::string, Clock::time_point>> startFailure;
+  std::thread reaper;
+  const pid_t ownerPid = ::getpid();
   const WorkerLimits limits;
   const std::string path;
+  const uint64_t idleMs;
+  const uint64_t startupMs;
 };
 
 /// Where a worker may be, relative to the object holding this code and to
@@ -769,7 +931,8 @@ Error checkWorkerLimits(const WorkerLimits &limits) {
 
 Expected<std::unique_ptr<WorkerPool>>
 WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
-                   std::string workerPath) {
+                   std::string workerPath, std::optional<uint64_t> idleMs,
+                   uint64_t startupMs) {
   if (Error error = checkWorkerLimits(limits))
     return std::move(error);
   if (workerPath.empty())
@@ -789,33 +952,81 @@ WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
   if (maxWorkers == 0)
     maxWorkers =
         std::max(1u, llvm::hardware_concurrency().compute_thread_count());
-  return std::make_unique<WorkerPoolImpl>(maxWorkers, limits,
-                                          std::move(workerPath));
+  if (!idleMs) {
+    idleMs = kDefaultIdleMs;
+    uint64_t value;
+    if (const char *env = std::getenv("XPU_CODEGEN_WORKER_IDLE_MS");
+        env && !StringRef(env).getAsInteger(10, value))
+      idleMs = value;
+  }
+  return std::make_unique<WorkerPoolImpl>(
+      maxWorkers, limits, std::move(workerPath), *idleMs, startupMs);
 }
+
+namespace {
+/// The shared pools, one per set of limits. Never destroyed: threads still
+/// compiling when the process exits (Python daemon threads) must not find
+/// them torn down by static destructors. Replaced wholesale in a forked
+/// child, which must never use the parent's.
+struct SharedPools {
+  std::mutex mutex;
+  pid_t owner = ::getpid();
+  std::map<std::pair<uint64_t, uint64_t>, std::unique_ptr<WorkerPoolImpl>>
+      pools;
+};
+
+SharedPools *sharedPools = nullptr;
+std::once_flag sharedPoolsOnce;
+
+/// The shared pools of this process, created on first use.
+SharedPools &getSharedPools() {
+  std::call_once(sharedPoolsOnce, [] {
+    sharedPools = new SharedPools();
+    // Held across fork() so the child never inherits it locked; the child
+    // then starts over with pools of its own (the parent's are leaked in
+    // it, untouched).
+    ::pthread_atfork([] { sharedPools->mutex.lock(); },
+                     [] { sharedPools->mutex.unlock(); },
+                     [] {
+                       sharedPools->mutex.unlock();
+                       for (auto &entry : sharedPools->pools)
+                         (void)entry.second.release();
+                       sharedPools->pools.clear();
+                       sharedPools->owner = ::getpid();
+                     });
+  });
+  return *sharedPools;
+}
+} // namespace
 
 Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
                                              WorkerLimits limits) {
   // One shared pool per set of limits, so that a caller's limits are always
   // the ones its jobs run under.
-  static std::mutex sharedMutex;
-  static std::map<std::pair<uint64_t, uint64_t>, std::unique_ptr<WorkerPool>>
-      shared;
-  std::lock_guard<std::mutex> lock(sharedMutex);
-  std::unique_ptr<WorkerPool> &pool =
-      shared[{limits.memoryMiB, limits.timeoutMs}];
+  SharedPools &shared = getSharedPools();
+  std::lock_guard<std::mutex> lock(shared.mutex);
+  std::unique_ptr<WorkerPoolImpl> &pool =
+      shared.pools[{limits.memoryMiB, limits.timeoutMs}];
   if (!pool) {
     Expected<std::unique_ptr<WorkerPool>> created =
         create(maxWorkers, limits, "");
     if (!created)
       return created.takeError();
-    pool = std::move(*created);
+    pool.reset(static_cast<WorkerPoolImpl *>(created->release()));
   } else {
     unsigned wanted = maxWorkers
                           ? maxWorkers
                           : llvm::hardware_concurrency().compute_thread_count();
-    static_cast<WorkerPoolImpl &>(*pool).growTo(wanted);
+    pool->growTo(wanted);
   }
   return *pool;
+}
+
+void WorkerPool::cancelShared() {
+  SharedPools &shared = getSharedPools();
+  std::lock_guard<std::mutex> lock(shared.mutex);
+  for (auto &entry : shared.pools)
+    entry.second->cancel();
 }
 
 } // namespace mlir::xpu

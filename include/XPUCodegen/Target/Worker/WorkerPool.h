@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,6 +77,16 @@ struct WorkerLimits {
   uint64_t timeoutMs = 300000;
 };
 
+/// How long a worker may take to start (load and warm the compiler) and
+/// say hello. A worker that fails to start makes the pool fail further
+/// starts at once, with the same error, for the next few seconds: a broken
+/// worker costs one start-up, not one per module.
+constexpr uint64_t kDefaultStartupMs = 60000;
+
+/// An idle worker (with ~150 MB of compiler loaded) exits after this long
+/// without a job; $XPU_CODEGEN_WORKER_IDLE_MS overrides it (0: never).
+constexpr uint64_t kDefaultIdleMs = 30000;
+
 /// The largest accepted limits: beyond them RLIMIT_AS bytes or a deadline in
 /// nanoseconds would overflow (2^40 MiB, 2^40 ms: about 35 years).
 constexpr uint64_t kMaxMemoryMiB = uint64_t(1) << 40;
@@ -89,17 +100,31 @@ llvm::Error checkWorkerLimits(const WorkerLimits &limits);
 /// start on demand and inherit the environment at that moment (e.g.
 /// XPU_CODEGEN_OCLOC_LIBRARY, the libocloc to load; IGC_* variables).
 /// Destroying the pool stops its idle workers; no run() may be in flight.
+///
+/// A pool belongs to the process that created it: after fork(), the child
+/// never touches the parent's workers (their channels, processes or
+/// directories); getShared() gives the child pools of its own, and any
+/// other use of an inherited pool is an error.
 class WorkerPool {
 public:
   /// Creates a pool that starts up to `maxWorkers` workers on demand
-  /// (0: number of hardware threads).
+  /// (0: number of hardware threads). Workers idle for `idleMs` exit
+  /// (default: $XPU_CODEGEN_WORKER_IDLE_MS, else kDefaultIdleMs; 0: never).
   static llvm::Expected<std::unique_ptr<WorkerPool>>
   create(unsigned maxWorkers, WorkerLimits limits = {},
-         std::string workerPath = "");
-  /// A process-wide pool shared by every pass run in this process, grown to
-  /// at least `maxWorkers`. The limits of the first call win.
+         std::string workerPath = "", std::optional<uint64_t> idleMs = {},
+         uint64_t startupMs = kDefaultStartupMs);
+  /// A process-wide pool per set of limits, shared by every pass run in this
+  /// process and grown to at least `maxWorkers`. Shared pools are never
+  /// destroyed (they outlive static destructors, so threads still compiling
+  /// at exit never find them gone).
   static llvm::Expected<WorkerPool &> getShared(unsigned maxWorkers,
                                                 WorkerLimits limits = {});
+
+  /// Ends what the shared pools are doing, for a process about to exit:
+  /// later run() calls fail at once, running jobs are killed (their run()
+  /// returns an error), idle workers are stopped.
+  static void cancelShared();
 
   virtual ~WorkerPool();
 
@@ -131,6 +156,9 @@ public:
   virtual unsigned getWorkersStarted() const = 0;
 
   virtual unsigned getMaxWorkers() const = 0;
+
+  /// Worker processes alive now, busy or idle (for tests of idle reaping).
+  virtual unsigned getWorkersAlive() const = 0;
 };
 
 /// Path of the worker executable: $XPU_CODEGEN_WORKER if set, otherwise
