@@ -72,8 +72,6 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.cacheDir = options.cacheDir;
   native.jobs = options.jobs;
   native.cacheMaxSize = options.cacheMaxSize;
-  native.timeoutMs = options.timeoutMs;
-  native.memoryLimitMiB = options.memoryLimitMiB;
   native.report = options.report;
   native.remarks = options.remarks;
   native.verifyPredictedLarge = options.verifyPredictedLarge;

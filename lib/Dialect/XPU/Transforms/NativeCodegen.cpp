@@ -92,6 +92,9 @@ struct NativeCodegenPass
     registerXPUTargetInterfaceExternalModels(registry);
   }
 
+  /// cache-max-size in bytes, parsed by runOnOperation.
+  uint64_t cacheMaxSizeBytes = kDefaultCacheMaxSize;
+
   NativeCodegenOptions getDriverOptions() const {
     NativeCodegenOptions options;
     options.backend = backend;
@@ -101,13 +104,7 @@ struct NativeCodegenPass
     options.jobs = jobs;
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
-    llvm::Expected<uint64_t> maxSize = parseCacheMaxSize(cacheMaxSize);
-    if (!maxSize) {
-      mlir::emitError(getOperation().getLoc())
-          << "xpu-native-codegen: " << llvm::toString(maxSize.takeError());
-      return signalPassFailure();
-    }
-    options.cacheMaxSize = *maxSize;
+    options.cacheMaxSize = cacheMaxSizeBytes;
     options.validation = validateSPIRV;
     options.verifyPredictedLarge = verifyPredictedLarge;
     options.maxWorkGroupSize = maxWorkGroupSize;
@@ -128,6 +125,13 @@ struct NativeCodegenPass
           << spillThreshold.getValue();
       return signalPassFailure();
     }
+    llvm::Expected<uint64_t> maxSize = parseCacheMaxSize(cacheMaxSize);
+    if (!maxSize) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: " << llvm::toString(maxSize.takeError());
+      return signalPassFailure();
+    }
+    cacheMaxSizeBytes = *maxSize;
 
     moduleFailures = 0;
     SmallVector<ObjectSlot> slots;

@@ -120,15 +120,7 @@ struct CodegenPipelineOptions
       *this, "cache-max-size",
       llvm::cl::desc("Bound of the persistent cache (e.g. 512m, 4g)"),
       llvm::cl::init("4g")};
-  PassOptions::Option<uint64_t> timeoutMs{
-      *this, "timeout-ms",
-      llvm::cl::desc("Wall-clock limit per compile, in milliseconds (0: none)"),
-      llvm::cl::init(300000)};
-  PassOptions::Option<uint64_t> memoryLimitMiB{
-      *this, "memory-limit-mb",
-      llvm::cl::desc("Address-space limit per compiler worker, in MiB (0: "
-                     "none)"),
-      llvm::cl::init(8192)};
+
   PassOptions::Option<std::string> report{*this, "report",
                                           llvm::cl::desc("JSON report path")};
   PassOptions::Option<uint64_t> maxWorkGroupSize{
