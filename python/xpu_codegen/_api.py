@@ -6,7 +6,6 @@ adds the binaries. :attr:`Module.report_entry` is that entry, unchanged.
 """
 
 import atexit
-import concurrent.futures
 import hashlib
 import json
 import os
@@ -15,6 +14,9 @@ import warnings
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
+# The native half that links no MLIR: SPIR-V, zebins, devices. The MLIR half
+# (_xpu_codegen_mlir, which loads libMLIR) is imported by _compile_mlir, the
+# first time MLIR text is compiled.
 from . import _xpu_codegen
 from ._output import write_output
 
@@ -473,7 +475,7 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
         if subgroup_size is not None:
             options["subgroup_size"] = subgroup_size
         text = source.encode("utf-8", errors="surrogateescape")
-        outcome = _xpu_codegen.compile_mlir(text, filename, **options)
+        outcome = _compile_mlir(text, filename, options)
     elif isinstance(source, (bytes, bytearray, memoryview)):
         if not isinstance(name, str) or not name:
             raise ValueError("name must be a non-empty str")
@@ -488,6 +490,20 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
         raise TypeError("source must be MLIR text (str) or SPIR-V (bytes, "
                         f"bytearray, memoryview), got {type(source).__name__}")
     return _finish(outcome)
+
+
+_mlir_half = None
+
+
+def _compile_mlir(text: bytes, filename: str, options: dict) -> dict:
+    """Runs the pipeline on MLIR text; loads the MLIR half on first use."""
+    global _mlir_half
+    if _mlir_half is None:
+        from . import _xpu_codegen_mlir
+        # Registered after _xpu_codegen's hook, so it runs before it.
+        atexit.register(_xpu_codegen_mlir._shutdown)
+        _mlir_half = _xpu_codegen_mlir
+    return _mlir_half.compile_mlir(text, filename, **options)
 
 
 def _check_subgroup_size(size, arch):
@@ -560,8 +576,7 @@ def _compile_item(item: _BatchItem, options: dict, subgroup_size):
             extra = dict(options)
             if subgroup_size is not None:
                 extra["subgroup_size"] = subgroup_size
-            outcome = _xpu_codegen.compile_mlir(item.payload, item.filename,
-                                                **extra)
+            outcome = _compile_mlir(item.payload, item.filename, extra)
         return _modules_of(outcome)
     except CompileError as error:
         return error, ""
@@ -618,15 +633,25 @@ def compile_many(sources: Sequence[BatchSource], *,
         copies[first[(item.kind, hashlib.sha256(item.payload).digest())]] += 1
     done = 0
 
-    workers = checked["jobs"] or os.cpu_count() or 1
-    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_compile_item, items[i], checked,
-                               subgroup_size): i for i in unique}
-        for future in concurrent.futures.as_completed(futures):
-            results[futures[future]] = future.result()
-            done += copies[futures[future]]
-            if progress is not None:
-                progress(done, len(items))
+    if len(unique) == 1:
+        # One source (the CLI's usual call): compiled on this thread, with
+        # no thread pool to import and start.
+        [index] = unique
+        results[index] = _compile_item(items[index], checked, subgroup_size)
+        if progress is not None:
+            progress(len(items), len(items))
+    elif unique:
+        import concurrent.futures  # imported only when a batch needs it
+        workers = checked["jobs"] or os.cpu_count() or 1
+        with concurrent.futures.ThreadPoolExecutor(
+                max_workers=workers) as pool:
+            futures = {pool.submit(_compile_item, items[i], checked,
+                                   subgroup_size): i for i in unique}
+            for future in concurrent.futures.as_completed(futures):
+                results[futures[future]] = future.result()
+                done += copies[futures[future]]
+                if progress is not None:
+                    progress(done, len(items))
 
     out: List[Union[List[Module], CompileError]] = []
     for index, item in enumerate(items):

@@ -1,0 +1,310 @@
+//===- XPUCodegenMLIRModule.cpp - MLIR half of the xpu_codegen package ---===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The extension module `xpu_codegen._xpu_codegen_mlir`: runs the whole
+// xpu-codegen-pipeline, in-process, on MLIR text. It links libMLIR, so the
+// Python half imports it only when MLIR text is compiled; everything else
+// lives in `_xpu_codegen` (XPUCodegenModule.cpp), which links no MLIR.
+//
+// Like `_xpu_codegen`, it never raises for a compile failure: it returns the
+// located diagnostics, one JSON report entry per module (as the pass report
+// says) and the native binaries. No LLVM code runs while the GIL is held.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileCommon.h"
+
+#include "XPUCodegen/InitAllXPU.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace mlir;
+using namespace mlir::xpu;
+using namespace mlir::xpu::python;
+
+namespace {
+
+/// Everything MLIR text may use: what xpu-opt registers.
+const DialectRegistry &getRegistry() {
+  static const DialectRegistry *registry = [] {
+    auto *registry = new DialectRegistry();
+    registerAllDialects(*registry);
+    registerAllExtensions(*registry);
+    registerAllToLLVMIRTranslations(*registry);
+    registerXPUDialectAndModels(*registry);
+    return registry;
+  }();
+  return *registry;
+}
+
+/// Removes a file when it goes out of scope.
+struct TempFile {
+  llvm::SmallString<128> path;
+  ~TempFile() {
+    if (!path.empty())
+      (void)llvm::sys::fs::remove(path);
+  }
+};
+
+/// The native objects the pass produced, in its walk order.
+struct NativeObject {
+  std::string module;
+  std::string binary;
+};
+
+std::vector<NativeObject> collectNativeObjects(ModuleOp module) {
+  std::vector<NativeObject> objects;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute attr : binary.getObjects()) {
+      auto object = dyn_cast<gpu::ObjectAttr>(attr);
+      if (!object || !isa<TargetAttr>(object.getTarget()) ||
+          !object.getProperties() || !object.getProperties().contains("n_regs"))
+        continue;
+      objects.push_back(
+          {binary.getName().str(), object.getObject().getValue().str()});
+    }
+  });
+  return objects;
+}
+
+/// Brackets nested deeper than this are rejected before parsing: the parser
+/// and the passes recurse once per level (a region level costs kilobytes of
+/// stack), and no real kernel comes anywhere near it.
+constexpr unsigned kMaxNesting = 2048;
+/// Stack of the thread that parses and runs the pipeline: ample for
+/// kMaxNesting levels, whatever the caller's thread has.
+constexpr unsigned kCompileStackBytes = 512u << 20;
+
+/// Where `text` first nests (, [, { or < deeper than kMaxNesting, as a
+/// 1-based line and column; string literals and comments do not count.
+std::optional<std::pair<unsigned, unsigned>>
+findExcessiveNesting(llvm::StringRef text) {
+  unsigned depth = 0, line = 1;
+  size_t lineStart = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    char next = i + 1 < e ? text[i + 1] : '\0';
+    switch (c) {
+    case '\n':
+      ++line;
+      lineStart = i + 1;
+      break;
+    case '"':
+      // A string literal ends at its closing quote or the end of the line.
+      while (i + 1 < e && text[i + 1] != '"' && text[i + 1] != '\n')
+        i += text[i + 1] == '\\' && i + 2 < e && text[i + 2] != '\n' ? 2 : 1;
+      if (i + 1 < e && text[i + 1] == '"')
+        ++i;
+      break;
+    case '/':
+      if (next == '/')
+        while (i + 1 < e && text[i + 1] != '\n')
+          ++i;
+      break;
+    case '<':
+      if (next == '=')
+        break;
+      [[fallthrough]];
+    case '(':
+    case '[':
+    case '{':
+      if (++depth > kMaxNesting)
+        return std::make_pair(line, static_cast<unsigned>(i - lineStart + 1));
+      break;
+    case '>':
+      if (next == '=' || (i > 0 && text[i - 1] == '-'))
+        break;
+      [[fallthrough]];
+    case ')':
+    case ']':
+    case '}':
+      if (depth)
+        --depth;
+      break;
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+CompileOutcome compileMLIR(const std::string &text,
+                           const std::string &bufferName,
+                           const CompileOptions &options) {
+  CompileOutcome outcome;
+  if (!checkOptions(options, bufferName, outcome))
+    return outcome;
+  if (auto where = findExcessiveNesting(text)) {
+    outcome.addError(llvm::formatv("{0}:{1}:{2}: error: brackets nest deeper "
+                                   "than {3} levels",
+                                   bufferName, where->first, where->second,
+                                   kMaxNesting));
+    return outcome;
+  }
+
+  // Single-threaded: every recursion over the IR stays on this thread's
+  // large stack (native builds still run in parallel, in the workers).
+  MLIRContext context(getRegistry(), MLIRContext::Threading::DISABLED);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  llvm::raw_string_ostream diagnostics(outcome.diagnostics);
+  SourceMgrDiagnosticHandler sourceMgrHandler(sourceMgr, &context, diagnostics);
+  // Registered last, so it sees every diagnostic first; it only counts and
+  // lets the source manager handler print.
+  bool sawError = false;
+  DiagnosticEngine::HandlerID counter =
+      context.getDiagEngine().registerHandler([&](Diagnostic &diag) {
+        if (diag.getSeverity() == DiagnosticSeverity::Error)
+          sawError = true;
+        return failure();
+      });
+  auto finish = [&]() -> CompileOutcome & {
+    context.getDiagEngine().eraseHandler(counter);
+    outcome.success = outcome.success && !sawError;
+    return outcome;
+  };
+
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module) {
+    outcome.success = false;
+    return finish();
+  }
+
+  TempFile report;
+  if (std::error_code error = llvm::sys::fs::createTemporaryFile(
+          "xpu-codegen-report", "json", report.path)) {
+    outcome.addError(
+        bufferName +
+        ": error: cannot create a temporary report file: " + error.message());
+    return finish();
+  }
+
+  CodegenPipelineOptions pipeline;
+  pipeline.arch = options.arch;
+  pipeline.grfMode = *symbolizeGRFMode(options.grfMode);
+  pipeline.backend = *parseBackend(options.backend);
+  pipeline.spillThreshold = options.spillThreshold;
+  pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
+  pipeline.cacheDir = options.cacheDir;
+  pipeline.jobs = options.jobs;
+  pipeline.flags = options.flags;
+  pipeline.maxWorkGroupSize = options.maxWorkGroupSize;
+  pipeline.validateSPIRV = options.validation;
+  pipeline.subgroupSize = options.subgroupSize;
+  pipeline.nRegsDefault = options.nRegsDefault;
+  pipeline.report = report.path.str().str();
+  PassManager pm(&context, ModuleOp::getOperationName());
+  buildCodegenPipeline(pm, pipeline);
+  if (failed(pm.run(*module)))
+    outcome.success = false;
+
+  // The pass writes its report even when some modules failed; before the
+  // pass ran, the file is still empty.
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> reportText =
+      llvm::MemoryBuffer::getFile(report.path);
+  if (!reportText || (*reportText)->getBuffer().empty())
+    return finish();
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse((*reportText)->getBuffer());
+  const llvm::json::Array *entries =
+      parsed && parsed->getAsObject()
+          ? parsed->getAsObject()->getArray("modules")
+          : nullptr;
+  if (!entries) {
+    if (!parsed)
+      llvm::consumeError(parsed.takeError());
+    outcome.addError(bufferName + ": error: unreadable native codegen report");
+    return finish();
+  }
+
+  // Report entries follow the pass's walk order, as do the objects; an
+  // object already native before the pass ran has no entry, so match names.
+  std::vector<NativeObject> objects = collectNativeObjects(*module);
+  size_t next = 0;
+  for (const llvm::json::Value &entry : *entries) {
+    ModuleOutcome moduleOutcome{serialize(entry), std::nullopt};
+    const llvm::json::Object *object = entry.getAsObject();
+    if (object && !object->get("error")) {
+      std::optional<llvm::StringRef> name = object->getString("module");
+      while (next < objects.size() && name && objects[next].module != *name)
+        ++next;
+      if (next < objects.size())
+        moduleOutcome.binary = std::move(objects[next++].binary);
+    }
+    outcome.modules.push_back(std::move(moduleOutcome));
+  }
+  return finish();
+}
+
+/// compileMLIR on a thread with a large stack.
+CompileOutcome compileMLIROnLargeStack(const std::string &text,
+                                       const std::string &bufferName,
+                                       const CompileOptions &options) {
+  CompileOutcome outcome;
+  llvm::thread thread(std::optional<unsigned>(kCompileStackBytes), [&] {
+    outcome = compileMLIR(text, bufferName, options);
+  });
+  thread.join();
+  return outcome;
+}
+
+} // namespace
+
+PYBIND11_MODULE(_xpu_codegen_mlir, m) {
+  m.doc() = "MLIR half of xpu_codegen (links libMLIR); use the xpu_codegen "
+            "package.";
+  defineShutdown(m);
+
+  m.def(
+      "compile_mlir",
+      [](py::bytes text, std::string bufferName, std::string arch,
+         std::string grfMode, std::string backend, int64_t spillThreshold,
+         std::string autoStrategy, std::string cacheDir, unsigned jobs,
+         const py::kwargs &extra) {
+        std::string source(text);
+        CompileOptions options = makeOptions(
+            std::move(arch), std::move(grfMode), std::move(backend),
+            spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
+        applyExtraOptions(options, extra);
+        return toPython(runNative(
+            [&] {
+              return compileMLIROnLargeStack(source, bufferName, options);
+            },
+            refusedAtExit()));
+      },
+      py::arg("text"), py::arg("buffer_name"), py::arg("arch"),
+      py::arg("grf_mode"), py::arg("backend"), py::arg("spill_threshold"),
+      py::arg("auto_strategy"), py::arg("cache_dir"), py::arg("jobs"),
+      "Runs xpu-codegen-pipeline on MLIR text (UTF-8 bytes).");
+}
