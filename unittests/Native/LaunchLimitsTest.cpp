@@ -158,6 +158,10 @@ TEST(LaunchLimitsTest, AutoDropsALargeBinaryThatCannotLaunch) {
         << stringifyBuildPlan(plan).str();
     EXPECT_EQ(d->getChosen().spillSize, 4096);
     EXPECT_FALSE(d->workgroupLimit.empty());
+    // Both builds are recorded; the one that cannot launch says why.
+    ASSERT_EQ(d->attempts.size(), 2u) << stringifyBuildPlan(plan).str();
+    for (const BuildAttempt &attempt : d->attempts)
+      EXPECT_EQ(attempt.unusable.empty(), attempt.mode == BuildGRF::Small);
   }
 }
 
@@ -310,6 +314,13 @@ TEST(LaunchLimitsTest, ScratchOverflowRetriesLarge) {
     EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
     EXPECT_NE(d->reason.find("ran out of resources"), std::string::npos)
         << d->reason;
+    // The overflowing build is recorded too, first, and marked.
+    ASSERT_EQ(d->attempts.size(), 2u);
+    EXPECT_EQ(d->chosen, 1u);
+    EXPECT_NE(d->attempts[0].unusable.find("524288 bytes of per-thread "
+                                           "scratch"),
+              std::string::npos)
+        << d->attempts[0].unusable;
   }
   // Forced small: an error with the sizes.
   FakeCompiler compiler;

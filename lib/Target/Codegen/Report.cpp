@@ -37,6 +37,9 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
     // without duplicates keep their shape.
     if (attempt.reused)
       entry["reused"] = true;
+    // A build that compiled but cannot launch (and so was not kept).
+    if (!attempt.unusable.empty())
+      entry["unusable"] = attempt.unusable;
     attempts.push_back(std::move(entry));
   }
 

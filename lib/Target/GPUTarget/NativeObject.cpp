@@ -102,15 +102,21 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
         })));
 
   SmallVector<Attribute> attempts;
-  for (const BuildAttempt &attempt : result.decision.attempts)
-    attempts.push_back(builder.getDictionaryAttr({
+  for (const BuildAttempt &attempt : result.decision.attempts) {
+    SmallVector<NamedAttribute> fields({
         builder.getNamedAttr(
             "grf_mode", builder.getStringAttr(stringifyBuildGRF(attempt.mode))),
         builder.getNamedAttr("build_flags",
                              builder.getStringAttr(attempt.buildFlags)),
         builder.getNamedAttr("spill_size",
                              builder.getI64IntegerAttr(attempt.spillSize)),
-    }));
+    });
+    // A build that compiled but cannot launch (and so was not kept).
+    if (!attempt.unusable.empty())
+      fields.push_back(builder.getNamedAttr(
+          "unusable", builder.getStringAttr(attempt.unusable)));
+    attempts.push_back(builder.getDictionaryAttr(fields));
+  }
 
   GRFMode mode =
       symbolizeGRFMode(getEffectiveGRFMode(chosen)).value_or(GRFMode::Default);

@@ -593,11 +593,26 @@ public:
       outcome = &outcomes[static_cast<unsigned>(mode)];
     }
     std::call_once(outcome->once, [&] {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        order.push_back(mode);
+      }
       Expected<BuildAttempt> attempt = build(mode);
       if (attempt) {
         attempt->mode = mode;
-        if (Error error = limits.checkBuild(*attempt))
-          attempt = std::move(error);
+        if (Error error = limits.checkBuild(*attempt)) {
+          // Kept for the record: it compiled, it cannot be used.
+          outcome->rejected = *attempt;
+          std::optional<OutOfResourcesError> resources;
+          handleAllErrors(
+              std::move(error),
+              [&](const OutOfResourcesError &e) { resources.emplace(e); },
+              [&](const ErrorInfoBase &e) {
+                resources.emplace(kScratchResource, 0, 0, e.message());
+              });
+          outcome->rejected->unusable = resources->message;
+          attempt = make_error<OutOfResourcesError>(*resources);
+        }
       }
       if (attempt) {
         outcome->attempt = std::move(*attempt);
@@ -627,28 +642,54 @@ public:
     return outcome.resources ? &*outcome.resources : nullptr;
   }
 
+  /// The decision that keeps `kept`'s build, listing every build that
+  /// produced a binary in the order they ran (unusable ones marked).
+  GRFDecision keep(BuildGRF kept, std::string reason, std::string source) {
+    GRFDecision decision;
+    std::lock_guard<std::mutex> lock(mutex);
+    // Concurrent builds start in any order: list them small first, so the
+    // report does not depend on thread timing.
+    std::vector<BuildGRF> listed = order;
+    if (concurrent)
+      llvm::sort(listed);
+    for (BuildGRF mode : listed) {
+      Outcome &outcome = outcomes[static_cast<unsigned>(mode)];
+      if (mode == kept && outcome.attempt) {
+        decision.chosen = decision.attempts.size();
+        decision.attempts.push_back(*outcome.attempt);
+      } else if (outcome.attempt) {
+        decision.attempts.push_back(*outcome.attempt);
+      } else if (outcome.rejected) {
+        decision.attempts.push_back(*outcome.rejected);
+      }
+    }
+    decision.reason = std::move(reason);
+    decision.source = std::move(source);
+    return decision;
+  }
+
 private:
   struct Outcome {
     std::once_flag once;
     std::optional<BuildAttempt> attempt;
+    /// A build that compiled but cannot launch.
+    std::optional<BuildAttempt> rejected;
     std::optional<OutOfResourcesError> resources;
     std::string error;
   };
+  /// Modes in the order their builds started.
+  std::vector<BuildGRF> order;
+
+public:
+  /// Set when builds may run concurrently (the speculative plan).
+  bool concurrent = false;
+
+private:
   const LaunchLimits &limits;
   function_ref<Expected<BuildAttempt>(BuildGRF)> build;
   std::mutex mutex;
   Outcome outcomes[4];
 };
-
-/// The decision that keeps the one build of `mode`.
-GRFDecision keepOnly(BuildAttempt attempt, std::string reason,
-                     std::string source) {
-  GRFDecision decision;
-  decision.attempts.push_back(std::move(attempt));
-  decision.reason = std::move(reason);
-  decision.source = std::move(source);
-  return decision;
-}
 
 } // namespace
 
@@ -682,7 +723,7 @@ static Expected<GRFDecision> retryLarge(BuildMemo &memo,
        failedMessage + "); large spilled " + Twine(large->spillSize) +
        " bytes and fits: kept large")
           .str();
-  return keepOnly(std::move(*large), std::move(reason), "measured");
+  return memo.keep(BuildGRF::Large, std::move(reason), "measured");
 }
 
 Expected<GRFDecision>
@@ -691,6 +732,7 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
                      const LaunchLimits &limits,
                      function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
   BuildMemo memo(limits, build);
+  memo.concurrent = plan == BuildPlan::Speculate;
   auto memoBuild = [&](BuildGRF mode) { return memo.get(mode); };
 
   // Forced modes: one build, and never one that cannot launch.
@@ -726,11 +768,11 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
     if (!small)
       return small.takeError();
     GRFDecision fallback =
-        keepOnly(std::move(*small),
-                 "IGC's auto mode chose a mode that cannot launch (" + why +
-                     "); small spilled " + std::to_string(small->spillSize) +
-                     " bytes: kept small",
-                 "measured");
+        memo.keep(BuildGRF::Small,
+                  "IGC's auto mode chose a mode that cannot launch (" + why +
+                      "); small spilled " + std::to_string(small->spillSize) +
+                      " bytes: kept small",
+                  "measured");
     fallback.workgroupLimit = why;
     return fallback;
   }
@@ -743,12 +785,11 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
     Expected<BuildAttempt> small = memo.get(BuildGRF::Small);
     if (!small)
       return small.takeError();
-    int64_t spill = small->spillSize;
     GRFDecision decision =
-        keepOnly(std::move(*small),
-                 "large GRF ruled out (" + why + "); small spilled " +
-                     std::to_string(spill) + " bytes: kept small",
-                 "measured");
+        memo.keep(BuildGRF::Small,
+                  "large GRF ruled out (" + why + "); small spilled " +
+                      std::to_string(small->spillSize) + " bytes: kept small",
+                  "measured");
     if (workgroup)
       decision.workgroupLimit = why;
     return decision;

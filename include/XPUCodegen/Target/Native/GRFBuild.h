@@ -114,6 +114,9 @@ struct BuildAttempt {
   /// True when an earlier module of the same batch (in input order) asked
   /// for the identical build: this one was deduplicated, not run again.
   bool reused = false;
+  /// Why this build cannot be kept although it compiled (it cannot launch:
+  /// LaunchLimits); empty for a usable build.
+  std::string unusable;
 };
 
 /// A kernel needs more of a hardware resource than the device has: its
