@@ -8,6 +8,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Target/Native/GRFBuild.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -24,6 +25,31 @@ using namespace mlir::xpu;
 /// Kernels before and after lowering: gpu.func kernels, or functions that
 /// still carry the gpu.kernel marker.
 static bool isKernel(Operation *op) { return isGPUKernel(op); }
+
+/// Why forced large GRF mode on `device` cannot run `kernel`'s work-group
+/// (its `known_block_size` at its required sub-group size, else the widest
+/// the device has); std::nullopt when it may. xpu-native-codegen checks the
+/// binary too; this catches what the IR already shows, at the kernel.
+static std::optional<WorkGroupLimit>
+checkLargeWorkGroup(Operation *kernel, const DeviceInfo &device) {
+  auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
+  std::optional<ArrayRef<int32_t>> blockSize =
+      func ? func.getKnownBlockSize() : std::nullopt;
+  if (!blockSize)
+    return std::nullopt;
+  uint64_t size = 1;
+  for (int32_t extent : *blockSize)
+    size *= static_cast<uint64_t>(std::max<int32_t>(extent, 1));
+  LaunchLimits limits;
+  limits.device = &device;
+  KernelWorkGroup workGroup;
+  workGroup.name = SymbolTable::getSymbolName(kernel).str();
+  workGroup.size = size;
+  if (auto simd = kernel->getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
+    workGroup.requiredSimd = simd.getInt();
+  limits.kernels.push_back(std::move(workGroup));
+  return limits.checkBeforeBuild(BuildGRF::Large);
+}
 
 /// The SIMD width a kernel will be compiled for, once sub-group sizes are
 /// applied; std::nullopt when IGC picks.
@@ -174,6 +200,20 @@ struct SelectGRFModePass
                 << target.getArch() << "' does not support it";
             failed = true;
           }
+      // A forced large mode the kernel's work-group cannot run in.
+      for (TargetAttr target : xpuTargets) {
+        const DeviceInfo *device = lookupDevice(target.getArch());
+        if (mode.value_or(target.getGrfMode()) != GRFMode::Large ||
+            !device->supportsLargeGRF())
+          continue;
+        if (std::optional<WorkGroupLimit> limit =
+                checkLargeWorkGroup(&op, *device)) {
+          op.emitError() << "xpu-select-grf-mode: large GRF mode cannot "
+                            "launch: "
+                         << limit->message;
+          failed = true;
+        }
+      }
       groups[mode].push_back(SymbolTable::getSymbolName(&op));
     }
     if (failed)

@@ -73,7 +73,10 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
     explicitly; otherwise the target's mode applies.
 
     A mode the target's device cannot honour (`large` on `tgllp`) is an error
-    at the kernel or module that asked for it.
+    at the kernel or module that asked for it, and so is a forced `large`
+    mode that a kernel's work-group (`known_block_size`) cannot run in at its
+    sub-group size (docs/Devices.md: large GRF halves the threads per vector
+    engine).
 
     Every kernel also gets its sub-group size, `intel_reqd_sub_group_size`
     (which the lowering turns into `OpExecutionMode SubgroupSize`): its own
