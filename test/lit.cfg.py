@@ -24,11 +24,11 @@ config.substitutions.append(("%python", config.python_executable))
 # Real SPIR-V kernels with known spill behaviour (see their README.md).
 config.substitutions.append(
     ("%native_inputs",
-     os.path.join(config.xpu_src_root, "unittests", "Native", "Inputs"))
+     os.path.join(config.xpu_src_root, "test", "Inputs", "Native"))
 )
 config.substitutions.append(
     ("%worker_inputs",
-     os.path.join(config.xpu_src_root, "unittests", "Worker", "Inputs"))
+     os.path.join(config.xpu_src_root, "test", "Inputs", "Worker"))
 )
 # The Python package as the build assembles it (python/CMakeLists.txt).
 xpu_python_packages = os.path.join(config.xpu_obj_root, "python_packages")

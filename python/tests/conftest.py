@@ -14,7 +14,7 @@ import pytest
 import xpu_codegen
 
 REPO = Path(__file__).resolve().parents[2]
-INPUTS = REPO / "unittests" / "Native" / "Inputs"
+INPUTS = REPO / "test" / "Inputs" / "Native"
 EXAMPLES = REPO / "examples"
 # <build>/python_packages/xpu_codegen -> <build>/bin
 BUILD_BIN = Path(xpu_codegen.__file__).resolve().parents[2] / "bin"
@@ -33,7 +33,7 @@ def subprocess_env():
 
 
 def spirv(name):
-    """Bytes of one of the real test kernels (see Inputs/README.md)."""
+    """Bytes of one of the real test kernels (test/Inputs/Native/README.md)."""
     return (INPUTS / f"{name}.spv").read_bytes()
 
 

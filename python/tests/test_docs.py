@@ -29,7 +29,7 @@ def blocks(kind):
 
 @pytest.fixture
 def repo_like(tmp_path, monkeypatch):
-    for name in ("examples", "unittests"):
+    for name in ("examples", "test"):
         (tmp_path / name).symlink_to(REPO / name)
     monkeypatch.chdir(tmp_path)
     return tmp_path

@@ -10,7 +10,7 @@
 // run by hand, the test points the loader at the driver it was built with.
 //
 // Expected numbers are IGC's measurements of the test kernels on pvc
-// (unittests/Native/Inputs/README.md): the same facts the ocloc path reads.
+// (test/Inputs/Native/README.md): the same facts the ocloc path reads.
 //
 //===----------------------------------------------------------------------===//
 

@@ -16,7 +16,7 @@
 
 namespace mlir::xpu::test {
 
-/// Contents of a file under unittests/Native/Inputs (see its README.md);
+/// Contents of a file under test/Inputs/Native (see its README.md);
 /// fails the test when it is missing.
 inline std::string readInput(llvm::StringRef name) {
   std::string path = (llvm::Twine(XPU_NATIVE_TEST_INPUTS) + "/" + name).str();

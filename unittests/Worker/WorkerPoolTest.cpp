@@ -6,8 +6,8 @@
 //
 // These tests run the real IGC (libocloc) in real xpu-compile-worker
 // processes: valid kernels, spilling kernels, inputs that make IGC exit()
-// or abort(), runaway inputs, and limits. Inputs/ holds the SPIR-V and how
-// it was made.
+// or abort(), runaway inputs, and limits. test/Inputs/Worker holds the SPIR-V
+// and how it was made.
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,7 +179,8 @@ TEST_F(WorkerPoolTest, GarbageThenNextJobSucceeds) {
   expectStillCompiles(*pool);
 }
 
-// Found by Inputs/find_fatal_corruptions.py: IGC calls exit(1).
+// Found by test/Inputs/Worker/find_fatal_corruptions.py: IGC calls
+// exit(1).
 TEST_F(WorkerPoolTest, CompilerExitIsAnErrorAndPoolSurvives) {
   Expected<WorkerResponse> response = pool->run(request("corrupt-exit.spv"));
   ASSERT_FALSE(response);
@@ -190,7 +191,8 @@ TEST_F(WorkerPoolTest, CompilerExitIsAnErrorAndPoolSurvives) {
   expectStillCompiles(*pool);
 }
 
-// Found by Inputs/find_fatal_corruptions.py: IGC crashes into abort().
+// Found by test/Inputs/Worker/find_fatal_corruptions.py: IGC crashes into
+// abort().
 TEST_F(WorkerPoolTest, CompilerAbortIsAnErrorAndPoolSurvives) {
   Expected<WorkerResponse> response = pool->run(request("corrupt-abort.spv"));
   ASSERT_FALSE(response);
