@@ -1,5 +1,5 @@
 # External dependencies beyond LLVM/MLIR. All come from Debian packages that
-# tools/xpu-dev installs (see README.md).
+# tools/xpu-dev installs (see docs/Building.md).
 
 # SPIRV-Tools: the validator that screens SPIR-V before it reaches IGC.
 find_package(SPIRV-Tools REQUIRED CONFIG)
@@ -9,9 +9,28 @@ find_package(SPIRV-Tools REQUIRED CONFIG)
 # missing or broken runtime is a diagnostic, not a link failure.
 find_path(OCLOC_INCLUDE_DIR ocloc_api.h REQUIRED)
 
-find_package(GTest REQUIRED)
-
 # Level Zero loader (libze1, libze-dev): the worker's Level Zero backend links
 # it; the offline Level Zero driver only needs its headers.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LEVEL_ZERO REQUIRED level-zero)
+
+if (XPU_ENABLE_TESTS)
+  find_package(GTest REQUIRED)
+  # lit: Debian ships it as <llvm>/bin/lit (llvm-22-tools), not llvm-lit.
+  if (NOT LLVM_EXTERNAL_LIT OR NOT EXISTS "${LLVM_EXTERNAL_LIT}")
+    unset(LLVM_EXTERNAL_LIT CACHE)
+    find_program(LLVM_EXTERNAL_LIT NAMES lit llvm-lit
+      HINTS ${LLVM_TOOLS_BINARY_DIR}
+      DOC "The lit test runner")
+  endif()
+  if (NOT LLVM_EXTERNAL_LIT)
+    message(FATAL_ERROR "lit not found (Debian: llvm-22-tools installs "
+      "${LLVM_TOOLS_BINARY_DIR}/lit); set LLVM_EXTERNAL_LIT or "
+      "-DXPU_ENABLE_TESTS=OFF")
+  endif()
+  message(STATUS "XPUCodegen: lit: ${LLVM_EXTERNAL_LIT}")
+endif()
+
+if (XPU_ENABLE_PYTHON OR XPU_ENABLE_TESTS)
+  include(XPUCodegenPython)
+endif()

@@ -42,7 +42,20 @@ config.substitutions.append(
          "spirv-to-binary.py"))
 )
 
-llvm_config.with_system_environment(["HOME", "TMPDIR"])
+# Installing and consuming the package (test/Install, test/Build).
+# (Longer names first: substitutions apply in order.)
+config.substitutions.append(("%cmake_generator", config.cmake_generator))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%mlir_dir", config.mlir_dir))
+# The compiler launcher (ccache) of this build, for the projects the tests
+# configure; empty without one.
+config.substitutions.append(
+    ("%cxx_launcher", config.cxx_compiler_launcher.replace(";", " ")))
+config.substitutions.append(
+    ("%xpu_python_install_dir", config.xpu_python_install_dir))
+
+llvm_config.with_system_environment(["HOME", "TMPDIR", "CCACHE_DIR",
+                                     "CCACHE_BASEDIR"])
 # Tests never share the user's compile cache: those that test the cache pass
 # cache-dir (or set the variable) themselves.
 config.environment["XPU_CODEGEN_CACHE_DIR"] = "none"

@@ -11,28 +11,10 @@ facts the ``xpu-native-codegen`` pass records in the IR and its report::
 See docs/Python.md. The command line is ``python3 -m xpu_codegen``.
 """
 
-import os as _os
-
-
-def _locate_worker():
-    """Points the native half at the compiler worker of this build.
-
-    The worker is found relative to the library that uses it; the extension
-    lives in <build>/python_packages/xpu_codegen, so name <build>/bin's
-    worker explicitly unless XPU_CODEGEN_WORKER is already set.
-    """
-    if _os.environ.get("XPU_CODEGEN_WORKER"):
-        return
-    here = _os.path.dirname(_os.path.abspath(__file__))
-    worker = _os.path.join(here, "..", "..", "bin", "xpu-compile-worker")
-    worker = _os.path.normpath(worker)
-    if _os.path.isfile(worker) and _os.access(worker, _os.X_OK):
-        _os.environ["XPU_CODEGEN_WORKER"] = worker
-
-
-_locate_worker()
-
-from ._api import (  # noqa: E402
+# The native half finds the compiler worker relative to itself, in the build
+# tree (<build>/bin) and installed (<prefix>/bin); XPU_CODEGEN_WORKER
+# overrides. See findWorkerExecutable() in the C++ library.
+from ._api import (
     AUTO_STRATEGIES,
     BACKENDS,
     GRF_MODES,

@@ -868,8 +868,38 @@ private:
   const uint64_t startupMs;
 };
 
-/// Where a worker may be, relative to the object holding this code and to
-/// the main executable.
+/// Directories, relative to a directory holding XPUCodegen code, where the
+/// worker is in the build and install trees: configured by
+/// lib/Target/Worker/CMakeLists.txt from the install layout (":"-separated).
+#ifndef XPU_WORKER_RELATIVE_DIRS
+#define XPU_WORKER_RELATIVE_DIRS "../bin"
+#endif
+/// The configured install directory of the worker (absolute).
+#ifndef XPU_WORKER_INSTALL_DIR
+#define XPU_WORKER_INSTALL_DIR ""
+#endif
+
+std::mutex registeredMutex;
+std::vector<std::string> &registeredWorkers() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
+void addCandidate(std::vector<std::string> &candidates, StringRef dir,
+                  StringRef sub) {
+  if (dir.empty())
+    return;
+  SmallString<256> candidate(dir);
+  sys::path::append(candidate, sub, kWorkerName);
+  sys::path::remove_dots(candidate, /*remove_dot_dot=*/true);
+  if (!llvm::is_contained(candidates, candidate.str()))
+    candidates.push_back(candidate.str().str());
+}
+
+/// Where a worker may be, in search order: next to (or in the configured
+/// relative directories of) the object holding this code and the main
+/// executable, then the paths registered by the program, then the configured
+/// install directory.
 std::vector<std::string> workerCandidates() {
   std::vector<std::string> bases;
   Dl_info info;
@@ -878,6 +908,10 @@ std::vector<std::string> workerCandidates() {
     bases.push_back(info.dli_fname);
   static int anchor;
   bases.push_back(sys::fs::getMainExecutable(nullptr, &anchor));
+
+  SmallVector<StringRef, 4> relativeDirs;
+  StringRef(XPU_WORKER_RELATIVE_DIRS)
+      .split(relativeDirs, ':', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
 
   std::vector<std::string> candidates;
   for (const std::string &base : bases) {
@@ -892,21 +926,32 @@ std::vector<std::string> workerCandidates() {
     if (!sys::fs::real_path(object, real))
       dirs.emplace_back(sys::path::parent_path(real));
     for (const SmallString<256> &dir : dirs) {
-      for (StringRef sub : {"", "../bin"}) {
-        SmallString<256> candidate(dir);
-        sys::path::append(candidate, sub, kWorkerName);
-        sys::path::remove_dots(candidate, /*remove_dot_dot=*/true);
-        if (!llvm::is_contained(candidates, candidate.str()))
-          candidates.push_back(candidate.str().str());
-      }
+      addCandidate(candidates, dir, "");
+      for (StringRef sub : relativeDirs)
+        addCandidate(candidates, dir, sub);
     }
   }
+  {
+    std::lock_guard<std::mutex> lock(registeredMutex);
+    for (const std::string &path : registeredWorkers())
+      if (!llvm::is_contained(candidates, path))
+        candidates.push_back(path);
+  }
+  addCandidate(candidates, XPU_WORKER_INSTALL_DIR, "");
   return candidates;
 }
 
 } // namespace
 
 WorkerPool::~WorkerPool() = default;
+
+void registerWorkerExecutable(StringRef path) {
+  if (path.empty())
+    return;
+  std::lock_guard<std::mutex> lock(registeredMutex);
+  if (!llvm::is_contained(registeredWorkers(), path))
+    registeredWorkers().push_back(path.str());
+}
 
 std::string findWorkerExecutable() {
   if (const char *env = std::getenv("XPU_CODEGEN_WORKER"); env && *env)

@@ -161,10 +161,19 @@ public:
   virtual unsigned getWorkersAlive() const = 0;
 };
 
-/// Path of the worker executable: $XPU_CODEGEN_WORKER if set, otherwise
-/// xpu-compile-worker found relative to the library containing this code
-/// (so the stock mlir-opt with the plugin finds it too).
+/// Path of the worker executable: $XPU_CODEGEN_WORKER if set, otherwise the
+/// first xpu-compile-worker found, in this order: relative to the library or
+/// executable containing this code and to the main executable (in the build
+/// tree and the install tree's layout, so that xpu-opt, the plugin in the
+/// stock mlir-opt and the Python package find theirs), then the paths given
+/// to registerWorkerExecutable(), then the configured install directory.
 std::string findWorkerExecutable();
+
+/// Names a worker executable for findWorkerExecutable() to consider after the
+/// places relative to the program. A program that links the libraries
+/// statically from an installed package gets a call naming that package's
+/// worker compiled in (XPUCodegenConfig.cmake, XPUCodegen::XPUCodegen).
+void registerWorkerExecutable(llvm::StringRef path);
 
 } // namespace mlir::xpu
 
