@@ -5,9 +5,7 @@
 
 # XPUCodegen::XPUCodegen: everything a tool needs for the dialect, the passes
 # and the pipeline (XPUCodegen/InitAllXPU.h).
-add_library(XPUCodegen INTERFACE)
-add_library(XPUCodegen::XPUCodegen ALIAS XPUCodegen)
-target_link_libraries(XPUCodegen INTERFACE
+set(XPU_UMBRELLA_LIBRARIES
   MLIRXPUDialect
   MLIRXPUAnalysis
   MLIRXPUTransforms
@@ -20,6 +18,17 @@ target_link_libraries(XPUCodegen INTERFACE
   XPUCodegenDeviceTable
   XPUCodegenSPIRVValidator
 )
+# A library still declared with LLVM's or MLIR's own function (rather than
+# cmake/AddXPUCodegen.cmake's) is exported here all the same.
+get_property(XPU_EXPORTS GLOBAL PROPERTY XPU_EXPORTS)
+foreach (lib ${XPU_UMBRELLA_LIBRARIES})
+  if (NOT lib IN_LIST XPU_EXPORTS)
+    xpu_install_target(${lib})
+  endif()
+endforeach()
+add_library(XPUCodegen INTERFACE)
+add_library(XPUCodegen::XPUCodegen ALIAS XPUCodegen)
+target_link_libraries(XPUCodegen INTERFACE ${XPU_UMBRELLA_LIBRARIES})
 target_compile_features(XPUCodegen INTERFACE cxx_std_17)
 # A program linking the static libraries finds the package's worker: see
 # cmake/RegisterPackageWorker.cpp.
