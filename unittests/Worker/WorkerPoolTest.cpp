@@ -408,7 +408,7 @@ TEST(WorkerPoolDiscovery, BrokenWorkerIsAStartupError) {
 }
 
 //===----------------------------------------------------------------------===//
-// Misbehaving workers (Inputs/fake-worker.py speaks the protocol)
+// Misbehaving workers (test/Inputs/Worker/fake-worker.py speaks the protocol)
 //===----------------------------------------------------------------------===//
 
 /// Sets an environment variable for the scope (workers inherit it).

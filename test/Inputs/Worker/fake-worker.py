@@ -3,7 +3,7 @@
 
 It speaks the worker protocol (include/XPUCodegen/Target/Worker/
 WorkerProtocol.h, version 2) and answers compile requests with real zebins
-from unittests/Native/Inputs (small or large by the GRF flag), altered as
+from test/Inputs/Native (small or large by the GRF flag), altered as
 $XPU_FAKE_WORKER says:
 
   silent       never says hello
@@ -24,8 +24,8 @@ import time
 
 MAGIC, VERSION = 0x57555058, 2
 HELLO, COMPILE, RESPONSE, IDENTITY, IDENTITY_RESPONSE = 1, 2, 3, 4, 5
-INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
-                      "Native", "Inputs")
+INPUTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                      "Native")
 
 
 def send(kind, payload, request_id=0):
