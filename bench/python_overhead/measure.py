@@ -9,7 +9,7 @@ interleaved, e.g. before and after a change). Every sample is a fresh
 
 - import: `import xpu_codegen`, timed with time.perf_counter inside the
   child; `+ SPIR-V compile` additionally compiles a tiny SPIR-V kernel
-  (unittests/Native/Inputs/nospill.spv, a cache hit);
+  (test/Inputs/Native/nospill.spv, a cache hit);
 - CLI call: `python3 -m xpu_codegen compile nospill.spv --arch pvc
   --cache-dir D -o OUT -q` with a warm cache (no IGC work), wall time and
   the child's CPU time (user + system);
@@ -27,7 +27,7 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SPV = os.path.join(HERE, "..", "..", "unittests", "Native", "Inputs",
+SPV = os.path.join(HERE, "..", "..", "test", "Inputs", "Native",
                    "nospill.spv")
 PYTHON = sys.executable
 KEYS = ("import", "import + SPIR-V compile", "CLI call (wall)",
