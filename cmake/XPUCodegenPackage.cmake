@@ -18,8 +18,8 @@ set(XPU_UMBRELLA_LIBRARIES
   XPUCodegenDeviceTable
   XPUCodegenSPIRVValidator
 )
-# A library still declared with LLVM's or MLIR's own function (rather than
-# cmake/AddXPUCodegen.cmake's) is exported here all the same.
+# A library declared with LLVM's or MLIR's own function by mistake (rather
+# than cmake/AddXPUCodegen.cmake's) is exported here all the same.
 get_property(XPU_EXPORTS GLOBAL PROPERTY XPU_EXPORTS)
 foreach (lib ${XPU_UMBRELLA_LIBRARIES})
   if (NOT lib IN_LIST XPU_EXPORTS)
