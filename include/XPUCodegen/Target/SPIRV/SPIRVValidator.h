@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// IGC calls exit()/abort() or runs away on malformed SPIR-V (FACTS.md: the
-// validator rejected every fatal corruption tried). Validation is the first
-// line of defence; the isolated workers are the second.
+// IGC calls exit()/abort() or runs away on malformed SPIR-V (the validator
+// rejected every fatal corruption tried; test/Inputs/Worker has the search
+// script). Validation is the first line of defence; the isolated workers are
+// the second, and the only one under validate-spirv=warn or off.
 //
 //===----------------------------------------------------------------------===//
 

@@ -7,7 +7,7 @@
 // The loader (1.8.12) accepts a driver only when it exports every table
 // getter it asks for (46 required: ze, zet and zes), requests the tables at
 // its own API version (1.4) and copies the function pointers out. Rules kept
-// here (FACTS.md, "Level Zero without a GPU"):
+// here (docs/LevelZero.md, "The offline driver: Level Zero without a GPU"):
 // - export every getter of the installed headers, required or optional;
 // - fill only entries that exist at the requested version (a table struct
 //   of an older loader is shorter; writing past it corrupts the loader), so

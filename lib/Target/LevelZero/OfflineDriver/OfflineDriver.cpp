@@ -206,7 +206,7 @@ ze_result_t configureDevices(Driver &driver) {
 }
 
 /// Level Zero build options in ocloc/OpenCL spelling: the GRF flags differ
-/// (FACTS.md), everything else is passed through.
+/// (docs/LevelZero.md), everything else is passed through.
 std::string toOclocOptions(StringRef zeOptions) {
   static const std::pair<StringRef, StringRef> kMap[] = {
       {"-ze-opt-large-register-file", "-cl-intel-256-GRF-per-thread"},
