@@ -94,9 +94,15 @@ protected:
                                                   logPath};
     LLVM_DEBUG(llvm::interleave(args, llvm::dbgs(), " "));
     std::string message;
+    // A hung llc must not hang the host: killed after the time limit
+    // (default 300 s; $XPU_CODEGEN_LLC_TIMEOUT_S overrides it).
+    unsigned seconds = 300;
+    if (std::optional<std::string> env =
+            llvm::sys::Process::GetEnv("XPU_CODEGEN_LLC_TIMEOUT_S"))
+      (void)llvm::StringRef(*env).getAsInteger(10, seconds);
     int rc = llvm::sys::ExecuteAndWait(*llc, args, std::nullopt, redirects,
-                                       /*SecondsToWait=*/0, /*MemoryLimit=*/0,
-                                       &message);
+                                       /*SecondsToWait=*/std::max(seconds, 1u),
+                                       /*MemoryLimit=*/0, &message);
     if (rc != 0) {
       auto log = llvm::MemoryBuffer::getFile(logPath);
       return mlir::emitError(getModule().getLoc())

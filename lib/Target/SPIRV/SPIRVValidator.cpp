@@ -57,6 +57,15 @@ llvm::Error mlir::xpu::validateSPIRV(llvm::ArrayRef<char> spirv) {
         "truncated SPIR-V module: {0} bytes is not a whole number of words",
         spirv.size()));
 
+  // SPIRV-Tools needs about 50 times a module's size in memory and runs in
+  // the host: beyond the cap the module goes unvalidated (warn) to the
+  // isolated, limited worker, or is refused (strict).
+  if (spirv.size() > kMaxValidatedSPIRVSize)
+    return llvm::createStringError(llvm::formatv(
+        "SPIR-V module of {0} MiB is too large to validate in the host "
+        "(limit {1} MiB)",
+        spirv.size() >> 20, kMaxValidatedSPIRVSize >> 20));
+
   std::vector<uint32_t> words(spirv.size() / 4);
   std::memcpy(words.data(), spirv.data(), spirv.size());
 

@@ -35,9 +35,15 @@ std::optional<SPIRVValidation> parseSPIRVValidation(llvm::StringRef text);
 /// True when `bytes` starts with the SPIR-V magic number (either byte order).
 bool isSPIRV(llvm::ArrayRef<char> bytes);
 
+/// The largest module validated in the host (SPIRV-Tools needs about 50
+/// times its size in memory: a 100 MB module took 4.9 GB and 37 s).
+constexpr size_t kMaxValidatedSPIRVSize = size_t(16) << 20;
+
 /// Validates `spirv` with SPIRV-Tools (universal SPIR-V 1.4 environment: the
 /// version LLVM's backend emits, which the OpenCL environments reject on
-/// version alone). The error carries the validator's messages.
+/// version alone). The error carries the validator's messages; a module
+/// larger than kMaxValidatedSPIRVSize is an error without being validated
+/// (with validate-spirv=warn it still goes to the isolated worker).
 llvm::Error validateSPIRV(llvm::ArrayRef<char> spirv);
 
 /// Assembles SPIR-V assembly text (what MLIR 22's `#xevm.target` emits with
