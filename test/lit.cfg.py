@@ -20,7 +20,17 @@ config.substitutions.append(
 )
 config.substitutions.append(("%xpu_src_root", config.xpu_src_root))
 config.substitutions.append(("%xpu_obj_root", config.xpu_obj_root))
-config.substitutions.append(("%python", config.python_executable))
+# A sanitized build (tools/ci-sanitize) loads its instrumented Python
+# extension and plugin into uninstrumented programs: they get the sanitizer
+# runtime preloaded ($XPU_SANITIZER_PRELOAD). Compiler workers never do (see
+# WorkerPool), and the release build's worker serves them
+# ($XPU_CODEGEN_WORKER, passed through below).
+xpu_preload = os.environ.get("XPU_SANITIZER_PRELOAD", "")
+xpu_preload_env = f"env LD_PRELOAD={xpu_preload} " if xpu_preload else ""
+if xpu_preload:
+    config.available_features.add("sanitizers")
+config.substitutions.append(
+    ("%python", xpu_preload_env + config.python_executable))
 # Real SPIR-V kernels with known spill behaviour (see their README.md).
 config.substitutions.append(
     ("%native_inputs",
@@ -54,8 +64,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%xpu_python_install_dir", config.xpu_python_install_dir))
 
-llvm_config.with_system_environment(["HOME", "TMPDIR", "CCACHE_DIR",
-                                     "CCACHE_BASEDIR"])
+llvm_config.with_system_environment(
+    ["HOME", "TMPDIR", "CCACHE_DIR", "CCACHE_BASEDIR", "XPU_CODEGEN_WORKER",
+     "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 # Tests never share the user's compile cache: those that test the cache pass
 # cache-dir (or set the variable) themselves.
 config.environment["XPU_CODEGEN_CACHE_DIR"] = "none"
@@ -69,6 +80,11 @@ tools = [
     ToolSubst("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+if xpu_preload:
+    # Applied first: stock mlir-opt loading the sanitized plugin.
+    config.substitutions.insert(0, (
+        "%mlir_opt",
+        xpu_preload_env + os.path.join(config.llvm_tools_dir, "mlir-opt")))
 
 # Optional parts gate the tests that need them.
 def _find_library(name):
@@ -82,8 +98,11 @@ if _find_library("libocloc.so"):
 
 # The offline Level Zero driver (lib/Target/LevelZero/OfflineDriver): tests
 # run Level Zero code through it with ZE_ENABLE_ALT_DRIVERS=%ze_offline_driver.
+# A sanitized build uses the release build's driver: the driver runs inside
+# the (release) compiler worker ($XPU_SANITIZER_ZE_DRIVER, tools/ci-sanitize).
 config.substitutions.append(
-    ("%ze_offline_driver", os.path.join(config.xpu_lib_dir, "libze_xpu_offline.so"))
+    ("%ze_offline_driver", os.environ.get("XPU_SANITIZER_ZE_DRIVER") or
+     os.path.join(config.xpu_lib_dir, "libze_xpu_offline.so"))
 )
 
 

@@ -198,6 +198,18 @@ std::optional<StringRef> CompileCache::decodeEntry(StringRef data,
   return payload;
 }
 
+std::string CompileCache::encodeEntry(StringRef key, StringRef payload) {
+  Writer writer;
+  writer.out.append(kMagic, sizeof(kMagic));
+  writer.u32(kEntryVersion);
+  writer.u32(key.size());
+  writer.out.append(key.data(), key.size());
+  writer.bytes(payload);
+  std::string data = writer.take();
+  data += checksum(data);
+  return data;
+}
+
 std::optional<std::string> CompileCache::lookup(llvm::StringRef key) const {
   if (!isValidKey(key))
     return std::nullopt;
@@ -229,14 +241,7 @@ llvm::Error CompileCache::store(llvm::StringRef key,
     return createStringError(ec, "cannot create cache directory '" + shard +
                                      "': " + ec.message());
 
-  Writer writer;
-  writer.out.append(kMagic, sizeof(kMagic));
-  writer.u32(kEntryVersion);
-  writer.u32(key.size());
-  writer.out.append(key.data(), key.size());
-  writer.bytes(payload);
-  std::string data = writer.take();
-  data += checksum(data);
+  std::string data = encodeEntry(key, payload);
 
   // A unique name in the same directory: rename() is atomic only within a
   // file system, and concurrent writers must not share a temporary file.

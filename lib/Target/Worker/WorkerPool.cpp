@@ -299,9 +299,35 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
   argv.push_back(dirArg.data());
   argv.push_back(nullptr);
 
+  // The host's environment, except that a sanitizer runtime preloaded into
+  // a sanitized host (tools/ci-sanitize) is not preloaded into the worker:
+  // it could not reserve its shadow memory under the worker's RLIMIT_AS.
+  std::vector<std::string> envStrings;
+  for (char **entry = environ; *entry; ++entry) {
+    StringRef var = *entry;
+    if (!var.consume_front("LD_PRELOAD=")) {
+      envStrings.push_back(*entry);
+      continue;
+    }
+    SmallVector<StringRef> libraries, kept;
+    var.split(libraries, ':', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+    for (StringRef library : libraries) {
+      StringRef name = sys::path::filename(library.trim());
+      if (!name.starts_with("libasan") && !name.starts_with("libubsan") &&
+          !name.starts_with("libtsan") && !name.starts_with("libclang_rt."))
+        kept.push_back(library);
+    }
+    if (!kept.empty())
+      envStrings.push_back("LD_PRELOAD=" + llvm::join(kept, ":"));
+  }
+  SmallVector<char *> envp;
+  for (std::string &var : envStrings)
+    envp.push_back(var.data());
+  envp.push_back(nullptr);
+
   pid_t pid;
-  int rc =
-      ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(), environ);
+  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(),
+                         envp.data());
   if (rc != 0)
     return makeError(formatv("cannot start compiler worker '{0}': {1}", path,
                              std::strerror(rc)));

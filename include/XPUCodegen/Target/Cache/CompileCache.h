@@ -61,6 +61,9 @@ public:
   /// `key` (what lookup does after reading the file).
   static std::optional<llvm::StringRef> decodeEntry(llvm::StringRef entry,
                                                     llvm::StringRef key);
+  /// The bytes of an entry holding `payload` under `key` (what store
+  /// writes).
+  static std::string encodeEntry(llvm::StringRef key, llvm::StringRef payload);
 
   /// Prunes the cache with llvm::pruneCache: least recently used entries go
   /// first once it holds more than `maxSizeBytes` (0: no absolute limit),
