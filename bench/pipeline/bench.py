@@ -247,19 +247,23 @@ def baseline(path, work, texts, original_of=None, sample=None):
 
 # --- the project ----------------------------------------------------------
 
-TIMING_LINE = re.compile(r"^\s*([\d.]+) \(\s*[\d.]+%\)\s+(?:([\d.-]+) "
-                         r"\(\s*[\d.-]+%\)\s+)?(\S.*)$")
+# A top-level line of -mlir-timing's tree: the name two spaces after the
+# wall-time column (nested entries are indented further).
+TIMING_LINE = re.compile(r"^\s*[\d.]+ \(\s*[\d.]+%\)\s+([\d.-]+) "
+                         r"\(\s*[\d.-]+%\)  (\S.*)$")
 
 
 def parse_timing(stderr):
-    """{name: wall seconds} from -mlir-timing -mlir-timing-display=list."""
-    times = {}
+    """[(name, wall seconds)] of the top-level entries of -mlir-timing's
+    tree, in order, each name once (the first: a dynamic pipeline a pass
+    runs appears again at the top level, inside that pass's time)."""
+    entries, seen = [], set()
     for line in stderr.splitlines():
         m = TIMING_LINE.match(line)
-        if m:
-            wall = float(m.group(2) if m.group(2) else m.group(1))
-            times[m.group(3).strip()] = times.get(m.group(3).strip(), 0) + wall
-    return times
+        if m and m.group(2) not in seen:
+            seen.add(m.group(2))
+            entries.append((m.group(2).strip(), float(m.group(1))))
+    return entries
 
 
 def pipeline_options(build_opts):
@@ -298,7 +302,7 @@ class Project:
                f"--xpu-codegen-pipeline={pipeline_options(o)}",
                "-o", os.path.join(self.out, f"{tag}.out.mlir")]
         if timing:
-            cmd += ["-mlir-timing", "-mlir-timing-display=list"]
+            cmd += ["-mlir-timing"]
         return cmd, report
 
     def run(self, path, tag, opts):
@@ -457,37 +461,34 @@ def decisions(report_path):
 
 # --- profile --------------------------------------------------------------
 
-LOWERING_MARKERS = ("Pipeline", "XPULowerToXeVM")
+TIMING_NAMES = {"Parser": "parse",
+                "'gpu.module' Pipeline": "lowering ('gpu.module' pipeline)",
+                "XPUEmitSPIRV": "SPIR-V emission (XPUEmitSPIRV)",
+                "XPUNativeCodegen": "native codegen (XPUNativeCodegen)",
+                "Output": "output", "Rest": "rest of the pass manager"}
 
 
 def profile(run, startup_s, jobs):
-    """Where a run's wall time went (seconds)."""
-    t = run["timing"]
-    total = t.get("root", sum(v for k, v in t.items() if k != "root"))
-    emit = t.get("XPUEmitSPIRV", 0.0)
-    native = t.get("XPUNativeCodegen", 0.0)
-    parse = t.get("Parser", 0.0)
-    output = t.get("Output", 0.0)
-    prelude = sum(v for k, v in t.items()
-                  if k in ("XPUAttachTarget", "XPUSelectGRFMode",
-                           "XPUDedupeModules") or k.startswith("XPULink"))
-    lowering = total - emit - native - parse - output - prelude
-    igc = run["compile_ms_sum"] / 1000.0
-    return {
-        "wall": run["wall_s"],
-        "process start (empty module)": startup_s,
-        "parse": parse,
-        "attach/select/dedupe/link": prelude,
-        "lowering": max(lowering, 0.0),
-        "SPIR-V emission": emit,
-        "native codegen": native,
-        "  IGC (sum of compile_ms)": igc,
-        f"  IGC / jobs={jobs}": igc / jobs,
-        "  rest (workers, validation, cache I/O)": max(native - igc / jobs,
-                                                       0.0),
-        "output": output,
-        "outside the pass manager": max(run["wall_s"] - total, 0.0),
-    }
+    """Where a run's wall time went (seconds): [(what, seconds)]."""
+    rows = [("wall", run["wall_s"]),
+            ("process start (xpu-opt on an empty module)", startup_s)]
+    total = 0.0
+    for name, wall in run["timing"]:
+        if name == "Total":
+            total = wall
+            continue
+        rows.append((TIMING_NAMES.get(name, name), wall))
+        if name == "XPUNativeCodegen":
+            igc = run["compile_ms_sum"] / 1000.0
+            rows += [(f"  IGC builds that ran", run["compiles"]),
+                     (f"  IGC time per build (compile_ms)",
+                      igc / run["compiles"] if run["compiles"] else 0.0),
+                     (f"  IGC time / jobs={jobs}", igc / jobs),
+                     ("  rest (workers, validation, cache I/O)",
+                      max(wall - igc / jobs, 0.0))]
+    rows.append(("outside the pass manager (start, exit)",
+                 max(run["wall_s"] - total, 0.0)))
+    return rows
 
 
 def perf_top(cmd, out, env, tag):
@@ -806,11 +807,18 @@ def print_table(s, base, base_renamed, runs, startup_s):
     print("profile (seconds; from -mlir-timing, the reports' compile_ms "
           "and an empty-module run):")
     tags = list(s["profile"])
+    keys = []
+    for t in tags:
+        keys += [k for k, _ in s["profile"][t] if k not in keys]
     print("| | " + " | ".join(tags) + " |")
     print("|---|" + "---:|" * len(tags))
-    for key in s["profile"][tags[0]]:
-        print(f"| {key} | " + " | ".join(
-            f"{s['profile'][t][key]:.3f}" for t in tags) + " |")
+    for key in keys:
+        cells = []
+        for t in tags:
+            v = dict(s["profile"][t]).get(key)
+            cells.append("-" if v is None else str(v) if isinstance(v, int)
+                         else f"{v:.3f}")
+        print(f"| {key} | " + " | ".join(cells) + " |")
     for tag, text in s["perf"].items():
         print(f"\nperf, {tag} (comm, shared object, >= 2%):\n{text}")
     print()
