@@ -667,6 +667,11 @@ def run_all(args, build, out, env):
                          if predicted.get(k, (None,))[0] == v[0])
     differing = sorted(k for k, v in measured.items()
                        if predicted.get(k, (None,))[0] != v[0])
+    # Where Triton's fixed threshold keeps another mode than measurement.
+    triton_differs = {
+        k: (m["mode"], m.get("spill_small", 0), measured[k][0])
+        for k, m in base["per_module"].items()
+        if k in measured and m.get("mode") != measured[k][0]}
 
     ratios = {
         "cold": base["total_s"] / runs["cold"]["wall_s"],
@@ -682,6 +687,8 @@ def run_all(args, build, out, env):
         "measure (cold)": runs["cold"]["compiles"] / kernels,
         "predict": runs["predict"]["compiles"] / kernels,
     }
+    if has_link:
+        cpk["link (cold)"] = runs["link"]["compiles"] / kernels
     profiles = {tag: profile(r, startup_s, 2) for tag, r in runs.items()}
     perf = {}
     if args.perf:
@@ -706,6 +713,7 @@ def run_all(args, build, out, env):
         "ratios": ratios, "compiles_per_kernel": cpk,
         "predict_same_decisions": same_decisions,
         "predict_differing": differing,
+        "baseline_differs": triton_differs,
         "profile": profiles, "perf": perf, "differences": diffs,
         "targets": TARGETS,
     }
@@ -786,6 +794,9 @@ def print_table(s, base, base_renamed, runs, startup_s):
           f"{cpk['baseline (Triton retry)']:.2f} | | |")
     print(f"| project, measured (cold) | {cpk['measure (cold)']:.2f} | "
           f"(reference) | |")
+    if "link (cold)" in cpk:
+        print(f"| project, link=true (one IGC call per linked module) | "
+              f"{cpk['link (cold)']:.2f} | | |")
     t = TARGETS["compiles_per_kernel"]
     same = s["predict_same_decisions"] == mix_n
     print(f"| project, predict=true | {cpk['predict']:.2f} | "
@@ -795,6 +806,13 @@ def print_table(s, base, base_renamed, runs, startup_s):
     if s["predict_differing"]:
         print(f"predict decides differently for: "
               f"{', '.join(s['predict_differing'])}")
+    bd = s["baseline_differs"]
+    print(f"the baseline's mode (Triton's threshold) differs from the "
+          f"project's measured decision for {len(bd)} of {mix_n} kernels"
+          + (": " + ", ".join(f"{k} (baseline {b}, small spill {sp} B, "
+                                f"project {p})"
+                                for k, (b, sp, p) in sorted(bd.items()))
+             if bd else ""))
     print()
     f = s["features"]
     print("features: " + "; ".join(
