@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Support/BinaryFields.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -52,65 +53,6 @@ bool isValidKey(StringRef key) {
            return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
          });
 }
-
-/// Little-endian writer for payloads.
-class Writer {
-public:
-  void u8(uint8_t value) { out.push_back(char(value)); }
-  void u32(uint32_t value) {
-    char bytes[4];
-    support::endian::write32le(bytes, value);
-    out.append(bytes, 4);
-  }
-  void u64(uint64_t value) {
-    char bytes[8];
-    support::endian::write64le(bytes, value);
-    out.append(bytes, 8);
-  }
-  void i64(int64_t value) { u64(uint64_t(value)); }
-  void bytes(StringRef value) {
-    u64(value.size());
-    out.append(value.data(), value.size());
-  }
-  std::string take() { return std::move(out); }
-  std::string out;
-};
-
-/// Bounds-checked reader: any read past the end sets `failed` and yields
-/// zeros, so a truncated payload can never index out of range.
-class Reader {
-public:
-  explicit Reader(StringRef data) : data(data) {}
-  bool failed = false;
-  bool atEnd() const { return pos == data.size(); }
-  StringRef take(uint64_t size) {
-    if (failed || size > data.size() - pos) {
-      failed = true;
-      return {};
-    }
-    StringRef result = data.substr(pos, size);
-    pos += size;
-    return result;
-  }
-  uint8_t u8() {
-    StringRef b = take(1);
-    return failed ? 0 : uint8_t(b[0]);
-  }
-  uint32_t u32() {
-    StringRef b = take(4);
-    return failed ? 0 : support::endian::read32le(b.data());
-  }
-  uint64_t u64() {
-    StringRef b = take(8);
-    return failed ? 0 : support::endian::read64le(b.data());
-  }
-  int64_t i64() { return int64_t(u64()); }
-  StringRef bytes() { return take(u64()); }
-
-private:
-  StringRef data;
-  size_t pos = 0;
-};
 
 std::string checksum(StringRef data) {
   XXH128_hash_t hash = xxh3_128bits(arrayRefFromStringRef(data));
@@ -185,26 +127,26 @@ std::optional<StringRef> CompileCache::decodeEntry(StringRef data,
   StringRef body = data.drop_back(kChecksumSize);
   if (checksum(body) != data.take_back(kChecksumSize))
     return std::nullopt;
-  Reader reader(body);
-  if (reader.take(sizeof(kMagic)) != StringRef(kMagic, sizeof(kMagic)) ||
-      reader.u32() != kEntryVersion)
+  BinaryFieldReader reader(body);
+  if (reader.readRaw(sizeof(kMagic)) != StringRef(kMagic, sizeof(kMagic)) ||
+      reader.readU32() != kEntryVersion)
     return std::nullopt;
-  uint32_t keySize = reader.u32();
-  if (reader.take(keySize) != key)
+  uint32_t keySize = reader.readU32();
+  if (reader.readRaw(keySize) != key)
     return std::nullopt;
-  StringRef payload = reader.bytes();
-  if (reader.failed || !reader.atEnd())
+  StringRef payload = reader.readBytes();
+  if (!reader.atEnd())
     return std::nullopt;
   return payload;
 }
 
 std::string CompileCache::encodeEntry(StringRef key, StringRef payload) {
-  Writer writer;
-  writer.out.append(kMagic, sizeof(kMagic));
-  writer.u32(kEntryVersion);
-  writer.u32(key.size());
-  writer.out.append(key.data(), key.size());
-  writer.bytes(payload);
+  BinaryFieldWriter writer;
+  writer.writeRaw(StringRef(kMagic, sizeof(kMagic)));
+  writer.write<uint32_t>(kEntryVersion);
+  writer.write<uint32_t>(key.size());
+  writer.writeRaw(key);
+  writer.writeBytes(payload);
   std::string data = writer.take();
   data += checksum(data);
   return data;
@@ -299,20 +241,20 @@ CompileCache::lookupCompilerIdentity(llvm::StringRef context) const {
   std::optional<std::string> payload = lookup(getIdentityKey(context));
   if (!payload)
     return std::nullopt;
-  Reader reader(*payload);
-  if (reader.u32() != kIdentityPayloadVersion)
+  BinaryFieldReader reader(*payload);
+  if (reader.readU32() != kIdentityPayloadVersion)
     return std::nullopt;
-  if (reader.bytes() != context)
+  if (reader.readBytes() != context)
     return std::nullopt;
-  std::string identity = reader.bytes().str();
-  uint64_t count = reader.u64();
+  std::string identity = reader.readBytes().str();
+  uint64_t count = reader.readU64();
   // No files means nothing to check against: never trust such an entry.
-  if (reader.failed || count == 0 || identity.empty())
+  if (reader.failed() || count == 0 || identity.empty())
     return std::nullopt;
   for (uint64_t i = 0; i < count; ++i) {
-    StringRef path = reader.bytes();
-    StringRef stamp = reader.bytes();
-    if (reader.failed)
+    StringRef path = reader.readBytes();
+    StringRef stamp = reader.readBytes();
+    if (reader.failed())
       return std::nullopt;
     std::optional<std::string> current = getFileStamp(path);
     if (!current || *current != stamp)
@@ -330,18 +272,18 @@ CompileCache::storeCompilerIdentity(llvm::StringRef context,
   if (files.empty())
     return createStringError(inconvertibleErrorCode(),
                              "no files to check a cached identity against");
-  Writer writer;
-  writer.u32(kIdentityPayloadVersion);
-  writer.bytes(context);
-  writer.bytes(identity);
-  writer.u64(files.size());
+  BinaryFieldWriter writer;
+  writer.write<uint32_t>(kIdentityPayloadVersion);
+  writer.writeBytes(context);
+  writer.writeBytes(identity);
+  writer.write<uint64_t>(files.size());
   for (const std::string &file : files) {
     std::optional<std::string> stamp = getFileStamp(file);
     if (!stamp)
       return createStringError(inconvertibleErrorCode(),
                                "cannot stat '" + file + "'");
-    writer.bytes(file);
-    writer.bytes(*stamp);
+    writer.writeBytes(file);
+    writer.writeBytes(*stamp);
   }
   return store(getIdentityKey(context), writer.take());
 }
@@ -351,27 +293,22 @@ CompileCache::storeCompilerIdentity(llvm::StringRef context,
 //===----------------------------------------------------------------------===//
 
 std::string mlir::xpu::serializeBuildAttempt(const BuildAttempt &attempt) {
-  Writer writer;
-  writer.u32(kBuildPayloadVersion);
-  writer.u8(uint8_t(attempt.mode));
-  writer.bytes(attempt.buildFlags);
-  writer.bytes(StringRef(attempt.binary.data(), attempt.binary.size()));
-  writer.bytes(attempt.log);
-  writer.u64(attempt.kernels.size());
+  BinaryFieldWriter writer;
+  writer.write<uint32_t>(kBuildPayloadVersion);
+  writer.write<uint8_t>(uint8_t(attempt.mode));
+  writer.writeBytes(attempt.buildFlags);
+  writer.writeBytes(StringRef(attempt.binary.data(), attempt.binary.size()));
+  writer.writeBytes(attempt.log);
+  writer.write<uint64_t>(attempt.kernels.size());
   for (const KernelMeasurement &kernel : attempt.kernels) {
-    writer.bytes(kernel.name);
-    writer.i64(kernel.grfCount);
-    writer.i64(kernel.simd);
-    writer.i64(kernel.spillSize);
-    writer.i64(kernel.privateSize);
-    writer.i64(kernel.scratchSize);
-    writer.i64(kernel.nSpills);
+    writer.writeBytes(kernel.name);
+    for (int64_t value :
+         {kernel.grfCount, kernel.simd, kernel.spillSize, kernel.privateSize,
+          kernel.scratchSize, kernel.nSpills})
+      writer.write<int64_t>(value);
   }
-  writer.i64(attempt.spillSize);
-  uint64_t ms;
-  static_assert(sizeof(ms) == sizeof(attempt.compileMs));
-  std::memcpy(&ms, &attempt.compileMs, sizeof(ms));
-  writer.u64(ms);
+  writer.write<int64_t>(attempt.spillSize);
+  writer.writeF64(attempt.compileMs);
   return writer.take();
 }
 
@@ -381,36 +318,33 @@ mlir::xpu::deserializeBuildAttempt(llvm::StringRef payload) {
     return createStringError(inconvertibleErrorCode(),
                              "malformed cached build: " + what);
   };
-  Reader reader(payload);
-  if (reader.u32() != kBuildPayloadVersion)
+  BinaryFieldReader reader(payload);
+  if (reader.readU32() != kBuildPayloadVersion)
     return malformed("unknown version");
   BuildAttempt attempt;
-  uint8_t mode = reader.u8();
+  uint8_t mode = reader.readU8();
   if (mode > uint8_t(BuildGRF::IGCAuto))
     return malformed("unknown GRF mode");
   attempt.mode = BuildGRF(mode);
-  attempt.buildFlags = reader.bytes().str();
-  StringRef binary = reader.bytes();
+  attempt.buildFlags = reader.readBytes().str();
+  StringRef binary = reader.readBytes();
   attempt.binary.assign(binary.begin(), binary.end());
-  attempt.log = reader.bytes().str();
-  uint64_t count = reader.u64();
-  // Each kernel takes at least 56 bytes: bound the count before reserving.
-  if (reader.failed || count > payload.size() / 56)
+  attempt.log = reader.readBytes().str();
+  // A kernel takes at least 56 bytes (an empty name and six fields).
+  uint64_t count = reader.readCount(56);
+  if (reader.failed())
     return malformed("truncated");
   attempt.kernels.resize(count);
   for (KernelMeasurement &kernel : attempt.kernels) {
-    kernel.name = reader.bytes().str();
-    kernel.grfCount = reader.i64();
-    kernel.simd = reader.i64();
-    kernel.spillSize = reader.i64();
-    kernel.privateSize = reader.i64();
-    kernel.scratchSize = reader.i64();
-    kernel.nSpills = reader.i64();
+    kernel.name = reader.readBytes().str();
+    for (int64_t *field :
+         {&kernel.grfCount, &kernel.simd, &kernel.spillSize,
+          &kernel.privateSize, &kernel.scratchSize, &kernel.nSpills})
+      *field = reader.readI64();
   }
-  attempt.spillSize = reader.i64();
-  uint64_t ms = reader.u64();
-  std::memcpy(&attempt.compileMs, &ms, sizeof(ms));
-  if (reader.failed || !reader.atEnd())
+  attempt.spillSize = reader.readI64();
+  attempt.compileMs = reader.readF64();
+  if (!reader.atEnd())
     return malformed("truncated or trailing bytes");
   if (attempt.binary.empty())
     return malformed("no binary");

@@ -241,17 +241,12 @@ static LaunchLimits getLaunchLimits(const ModuleCompileRequest &request,
   return limits;
 }
 
-static llvm::Expected<PreparedModule>
-prepare(const ModuleCompileRequest &request,
-        const NativeCodegenOptions &options,
-        llvm::function_ref<llvm::Expected<std::string>(WorkerBackend)>
-            getCompilerIdentity) {
-  PreparedModule module;
-  module.device = lookupDevice(request.arch);
-  if (!module.device)
-    return llvm::createStringError(describeUnknownDevice(request.arch));
-  if (llvm::Error error = checkExtraFlags(request.extraFlags))
-    return error;
+/// The checks of the SPIR-V itself: structure always, SPIRV-Tools per the
+/// validation mode (a warning is kept in the module), and the kernels'
+/// declared sub-group and work-group sizes.
+static llvm::Error checkSPIRV(const ModuleCompileRequest &request,
+                              const NativeCodegenOptions &options,
+                              PreparedModule &module) {
   if (!isSPIRV(request.spirv))
     return llvm::createStringError("not a SPIR-V module");
   // Structural, whatever the validation mode: IGC reads whole words.
@@ -272,23 +267,50 @@ prepare(const ModuleCompileRequest &request,
     module.spirvKernels = std::move(info->kernels);
   else
     llvm::consumeError(info.takeError());
+  return llvm::Error::success();
+}
 
+/// The policy the device can honour: large is an error without a large
+/// register file, and measured auto there is small (measuring a large build
+/// would measure a small one twice).
+static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
+                                 const NativeCodegenOptions &options,
+                                 PreparedModule &module) {
   module.policy = request.policy;
-  if (!module.device->supportsLargeGRF()) {
-    if (request.policy == GRFPolicy::Large)
-      return llvm::createStringError(llvm::formatv(
-          "arch '{0}' does not support large GRF mode: IGC would silently "
-          "ignore the flag and build 128 registers",
-          request.arch));
-    // Measuring a large build here would measure a small one twice.
-    if (request.policy == GRFPolicy::Auto &&
-        options.autoStrategy == AutoStrategy::Measure) {
-      module.policy = GRFPolicy::Small;
-      module.policyNote = llvm::formatv("arch '{0}' has no large GRF mode; ",
-                                        module.device->name)
-                              .str();
-    }
+  if (module.device->supportsLargeGRF())
+    return llvm::Error::success();
+  if (request.policy == GRFPolicy::Large)
+    return llvm::createStringError(llvm::formatv(
+        "arch '{0}' does not support large GRF mode: IGC would silently "
+        "ignore the flag and build 128 registers",
+        request.arch));
+  if (request.policy == GRFPolicy::Auto &&
+      options.autoStrategy == AutoStrategy::Measure) {
+    module.policy = GRFPolicy::Small;
+    module.policyNote =
+        llvm::formatv("arch '{0}' has no large GRF mode; ", module.device->name)
+            .str();
   }
+  return llvm::Error::success();
+}
+
+/// A request after the checks that need no compiler, with its backend,
+/// compiler identity and SPIR-V digest.
+static llvm::Expected<PreparedModule>
+prepare(const ModuleCompileRequest &request,
+        const NativeCodegenOptions &options,
+        llvm::function_ref<llvm::Expected<std::string>(WorkerBackend)>
+            getCompilerIdentity) {
+  PreparedModule module;
+  module.device = lookupDevice(request.arch);
+  if (!module.device)
+    return llvm::createStringError(describeUnknownDevice(request.arch));
+  if (llvm::Error error = checkExtraFlags(request.extraFlags))
+    return error;
+  if (llvm::Error error = checkSPIRV(request, options, module))
+    return error;
+  if (llvm::Error error = resolvePolicy(request, options, module))
+    return error;
 
   llvm::Expected<BackendChoice> backend =
       selectBackend(options.backend, *module.device);
@@ -309,186 +331,286 @@ prepare(const ModuleCompileRequest &request,
   return module;
 }
 
+//===----------------------------------------------------------------------===//
+// One batch
+//===----------------------------------------------------------------------===//
+
+/// One compile() call. Each module goes through named steps: prepare (checks
+/// that need no compiler), choosePlan (how auto runs its builds), decideGRF
+/// (whose builds go through runSharedBuild: cache, else worker, then store)
+/// and describe; markReusedBuilds then fixes the report's view of builds
+/// shared between modules in input order, so output is the same for any
+/// `jobs`.
+class NativeCodegenDriver::Batch {
+public:
+  Batch(const NativeCodegenOptions &options, Impl &impl,
+        llvm::ArrayRef<ModuleCompileRequest> requests)
+      : options(options), impl(impl), requests(requests),
+        results(requests.size()), moduleKeys(requests.size()) {}
+
+  std::vector<llvm::Expected<ModuleCompileResult>> run();
+
+private:
+  void compileModule(size_t index);
+  BuildPlan choosePlan(const ModuleCompileRequest &request,
+                       const PreparedModule &module, std::string &note) const;
+  llvm::Expected<BuildAttempt> build(size_t index, const PreparedModule &module,
+                                     BuildGRF mode);
+  std::shared_ptr<SharedBuild>
+  runSharedBuild(const ModuleCompileRequest &, const PreparedModule &module,
+                 BuildGRF mode, llvm::StringRef flags, llvm::StringRef key);
+  std::optional<BuildAttempt> lookupCachedBuild(const PreparedModule &module,
+                                                BuildGRF mode,
+                                                llvm::StringRef flags,
+                                                llvm::StringRef key) const;
+  llvm::Expected<BuildAttempt>
+  compileOnWorker(const ModuleCompileRequest &request,
+                  const PreparedModule &module, BuildGRF mode,
+                  llvm::StringRef flags) const;
+  ModuleCompileResult describe(const ModuleCompileRequest &request,
+                               const PreparedModule &module, BuildPlan plan,
+                               llvm::StringRef planNote,
+                               GRFDecision decision) const;
+  void markReusedBuilds();
+
+  const NativeCodegenOptions &options;
+  Impl &impl;
+  llvm::ArrayRef<ModuleCompileRequest> requests;
+  std::vector<std::optional<llvm::Expected<ModuleCompileResult>>> results;
+  /// Build keys per module, in the order its builds ran.
+  std::vector<std::vector<std::string>> moduleKeys;
+};
+
 std::vector<llvm::Expected<ModuleCompileResult>>
 NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
-  std::vector<std::optional<llvm::Expected<ModuleCompileResult>>> results(
-      requests.size());
+  return Batch(options, *impl, requests).run();
+}
 
-  // Build keys per module, in the order its builds ran.
-  std::vector<std::vector<std::string>> moduleKeys(requests.size());
-
-  // One build, deduplicated: the first asker looks it up in the persistent
-  // cache or compiles it (and stores it), the others wait.
-  auto build = [&](size_t index, const PreparedModule &module,
-                   BuildGRF mode) -> llvm::Expected<BuildAttempt> {
-    const ModuleCompileRequest &request = requests[index];
-    std::string flags =
-        getBuildFlags(mode, module.backend.worker, request.extraFlags);
-    std::string key = getBuildKey(module, flags);
-
-    std::promise<std::shared_ptr<SharedBuild>> promise;
-    SharedBuildFuture future;
-    bool owner = false;
-    {
-      std::lock_guard<std::mutex> lock(impl->mutex);
-      // Under the lock: a speculative module runs two builds at once.
-      moduleKeys[index].push_back(key);
-      auto [it, inserted] = impl->builds.try_emplace(key);
-      if (inserted) {
-        it->second = promise.get_future().share();
-        owner = true;
-      }
-      future = it->second;
-    }
-    if (owner) {
-      auto outcome = std::make_shared<SharedBuild>();
-      const std::optional<CompileCache> &cache = impl->cache;
-      if (cache) {
-        outcome->cache = "miss";
-        if (std::optional<std::string> payload = cache->lookup(key)) {
-          llvm::Expected<BuildAttempt> cached =
-              deserializeBuildAttempt(*payload);
-          if (!cached) {
-            llvm::consumeError(cached.takeError());
-          } else if (cached->mode == mode && cached->buildFlags == flags &&
-                     !llvm::errorToBool(checkBuildFacts(
-                         *cached, getGRFCounts(*module.device)))) {
-            // The key already pins mode and flags; checking them again is
-            // free and keeps a mislabeled entry from ever being used.
-            cached->compileMs = 0;
-            outcome->attempt = std::move(*cached);
-            outcome->cache = "hit";
-          }
-        }
-      }
-      if (!outcome->attempt) {
-        WorkerRequest job;
-        job.backend = module.backend.worker;
-        job.device = module.device->name.str();
-        job.options = flags;
-        job.spirv = request.spirv;
-        llvm::Expected<WorkerResponse> response = impl->pool->run(job);
-        if (!response) {
-          outcome->error = llvm::toString(response.takeError());
-        } else {
-          llvm::Expected<BuildAttempt> attempt =
-              measureBuild(mode, flags, *response, module.device->grfBytes);
-          // The worker's binary is untrusted: its facts must be possible.
-          if (attempt)
-            if (llvm::Error error =
-                    checkBuildFacts(*attempt, getGRFCounts(*module.device)))
-              attempt = std::move(error);
-          if (attempt)
-            outcome->attempt = std::move(*attempt);
-          else
-            outcome->error = llvm::toString(attempt.takeError());
-        }
-        // Failed builds are not cached; a store that fails (read-only or
-        // full disk) only costs the next run a compile.
-        if (cache && outcome->attempt)
-          impl->noteCacheStore(
-              cache->store(key, serializeBuildAttempt(*outcome->attempt)));
-      }
-      promise.set_value(std::move(outcome));
-    }
-    std::shared_ptr<SharedBuild> outcome = future.get();
-    if (!outcome->attempt)
-      return llvm::createStringError(outcome->error);
-    BuildAttempt attempt = *outcome->attempt;
-    attempt.cache = outcome->cache;
-    return attempt;
-  };
-
-  auto compileOne = [&](size_t index) {
-    const ModuleCompileRequest &request = requests[index];
-    llvm::Expected<PreparedModule> module =
-        prepare(request, options, [&](WorkerBackend backend) {
-          return impl->getCompilerIdentity(backend);
-        });
-    if (!module) {
-      results[index] = module.takeError();
-      return;
-    }
-    // The plan from the static estimate applies to measured auto only (not
-    // to a device whose auto was turned into small by prepare). Speculation
-    // needs a second free worker; with one, measuring costs no more time.
-    BuildPlan plan = BuildPlan::Measure;
-    std::string planNote;
-    if (module->policy == GRFPolicy::Auto &&
-        options.autoStrategy == AutoStrategy::Measure) {
-      plan = request.plan;
-      if (plan == BuildPlan::PredictLarge && !options.verifyPredictedLarge)
-        plan = BuildPlan::PredictLargeUnverified;
-      if (plan == BuildPlan::Speculate && impl->pool->getMaxWorkers() < 2) {
-        plan = BuildPlan::Measure;
-        planNote = "one worker, no speculation; ";
-      }
-    }
-    LaunchLimits limits = getLaunchLimits(request, options, *module);
-    llvm::Expected<GRFDecision> decision = decideGRF(
-        module->policy, options.autoStrategy, options.spillThreshold, plan,
-        limits, [&](BuildGRF mode) { return build(index, *module, mode); });
-    if (!decision) {
-      // The validator's verdict is the likeliest explanation: keep it (but
-      // not over a resource limit, which callers act on).
-      llvm::Error error = decision.takeError();
-      if (!module->validation.empty() && !error.isA<OutOfResourcesError>())
-        results[index] = llvm::createStringError(
-            llvm::toString(std::move(error)) +
-            "\n(SPIRV-Tools also rejects this SPIR-V: " + module->validation +
-            ")");
-      else
-        results[index] = std::move(error);
-      return;
-    }
-    if (plan == BuildPlan::Speculate) {
-      // The two builds ran concurrently: list their keys in attempt order.
-      std::lock_guard<std::mutex> lock(impl->mutex);
-      moduleKeys[index].clear();
-      for (const BuildAttempt &attempt : decision->attempts)
-        moduleKeys[index].push_back(getBuildKey(*module, attempt.buildFlags));
-    }
-    ModuleCompileResult result;
-    result.name = request.name;
-    result.arch = module->device->name.str();
-    result.decision = std::move(*decision);
-    result.decision.reason =
-        module->policyNote + planNote + result.decision.reason;
-    result.plan = plan;
-    result.pressure = request.pressure;
-    result.backend = module->backend.name.str();
-    result.backendReason = module->backend.reason;
-    result.compilerIdentity = module->compilerIdentity;
-    result.validation = module->validation;
-    result.spirvKernels = module->spirvKernels;
-    result.nRegs =
-        getNRegs(result.decision.getChosen().mode, options.nRegsDefault);
-    result.cache = "off";
-    if (impl->cache) {
-      bool allHit = llvm::all_of(
-          result.decision.attempts,
-          [](const BuildAttempt &attempt) { return attempt.cache == "hit"; });
-      result.cache = allHit ? "hit" : "miss";
-    }
-    results[index] = std::move(result);
-  };
-
+std::vector<llvm::Expected<ModuleCompileResult>>
+NativeCodegenDriver::Batch::run() {
   // The shared pool may have grown for an earlier caller: `jobs` still
   // bounds this batch.
-  unsigned threads = options.jobs ? options.jobs : impl->pool->getMaxWorkers();
+  unsigned threads = options.jobs ? options.jobs : impl.pool->getMaxWorkers();
   if (threads <= 1 || requests.size() <= 1) {
     for (size_t i = 0, e = requests.size(); i < e; ++i)
-      compileOne(i);
+      compileModule(i);
   } else {
     llvm::StdThreadPool threadPool(llvm::hardware_concurrency(threads));
     for (size_t i = 0, e = requests.size(); i < e; ++i)
-      threadPool.async([&, i] { compileOne(i); });
+      threadPool.async([this, i] { compileModule(i); });
     threadPool.wait();
   }
+  markReusedBuilds();
+  if (impl.cache)
+    impl.cache->prune(options.cacheMaxSize);
 
-  // Mark deduplicated builds in input order, whichever thread ran them, so
-  // the report is the same for any `jobs`. compile_ms then sums to the time
-  // really spent in the compiler.
+  std::vector<llvm::Expected<ModuleCompileResult>> ordered;
+  ordered.reserve(results.size());
+  for (auto &result : results)
+    ordered.push_back(std::move(*result));
+  return ordered;
+}
+
+void NativeCodegenDriver::Batch::compileModule(size_t index) {
+  const ModuleCompileRequest &request = requests[index];
+  llvm::Expected<PreparedModule> module =
+      prepare(request, options, [&](WorkerBackend backend) {
+        return impl.getCompilerIdentity(backend);
+      });
+  if (!module) {
+    results[index] = module.takeError();
+    return;
+  }
+  std::string planNote;
+  BuildPlan plan = choosePlan(request, *module, planNote);
+  llvm::Expected<GRFDecision> decision =
+      decideGRF(module->policy, options.autoStrategy, options.spillThreshold,
+                plan, getLaunchLimits(request, options, *module),
+                [&](BuildGRF mode) { return build(index, *module, mode); });
+  if (!decision) {
+    // The validator's verdict is the likeliest explanation: keep it (but
+    // not over a resource limit, which callers act on).
+    llvm::Error error = decision.takeError();
+    if (!module->validation.empty() && !error.isA<OutOfResourcesError>())
+      results[index] = llvm::createStringError(
+          llvm::toString(std::move(error)) +
+          "\n(SPIRV-Tools also rejects this SPIR-V: " + module->validation +
+          ")");
+    else
+      results[index] = std::move(error);
+    return;
+  }
+  if (plan == BuildPlan::Speculate) {
+    // The two builds ran concurrently: list their keys in attempt order.
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    moduleKeys[index].clear();
+    for (const BuildAttempt &attempt : decision->attempts)
+      moduleKeys[index].push_back(getBuildKey(*module, attempt.buildFlags));
+  }
+  results[index] =
+      describe(request, *module, plan, planNote, std::move(*decision));
+}
+
+/// The plan from the static estimate applies to measured auto only (not to a
+/// device whose auto prepare turned into small). Speculation needs a second
+/// free worker; with one, measuring costs no more time.
+BuildPlan
+NativeCodegenDriver::Batch::choosePlan(const ModuleCompileRequest &request,
+                                       const PreparedModule &module,
+                                       std::string &note) const {
+  if (module.policy != GRFPolicy::Auto ||
+      options.autoStrategy != AutoStrategy::Measure)
+    return BuildPlan::Measure;
+  BuildPlan plan = request.plan;
+  if (plan == BuildPlan::PredictLarge && !options.verifyPredictedLarge)
+    return BuildPlan::PredictLargeUnverified;
+  if (plan == BuildPlan::Speculate && impl.pool->getMaxWorkers() < 2) {
+    note = "one worker, no speculation; ";
+    return BuildPlan::Measure;
+  }
+  return plan;
+}
+
+/// One build of a module, deduplicated across the driver: the first asker
+/// of a build key runs it, the others wait for its outcome.
+llvm::Expected<BuildAttempt>
+NativeCodegenDriver::Batch::build(size_t index, const PreparedModule &module,
+                                  BuildGRF mode) {
+  const ModuleCompileRequest &request = requests[index];
+  std::string flags =
+      getBuildFlags(mode, module.backend.worker, request.extraFlags);
+  std::string key = getBuildKey(module, flags);
+
+  std::promise<std::shared_ptr<SharedBuild>> promise;
+  SharedBuildFuture future;
+  bool owner = false;
+  {
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    // Under the lock: a speculative module runs two builds at once.
+    moduleKeys[index].push_back(key);
+    auto [it, inserted] = impl.builds.try_emplace(key);
+    if (inserted) {
+      it->second = promise.get_future().share();
+      owner = true;
+    }
+    future = it->second;
+  }
+  if (owner)
+    promise.set_value(runSharedBuild(request, module, mode, flags, key));
+  std::shared_ptr<SharedBuild> outcome = future.get();
+  if (!outcome->attempt)
+    return llvm::createStringError(outcome->error);
+  BuildAttempt attempt = *outcome->attempt;
+  attempt.cache = outcome->cache;
+  return attempt;
+}
+
+/// A build's outcome: from the persistent cache, else compiled on the worker
+/// pool and stored. Failed builds are not cached; a store that fails (read-
+/// only or full disk) only costs the next run a compile.
+std::shared_ptr<SharedBuild> NativeCodegenDriver::Batch::runSharedBuild(
+    const ModuleCompileRequest &request, const PreparedModule &module,
+    BuildGRF mode, llvm::StringRef flags, llvm::StringRef key) {
+  auto outcome = std::make_shared<SharedBuild>();
+  if (impl.cache) {
+    outcome->cache = "miss";
+    if (std::optional<BuildAttempt> cached =
+            lookupCachedBuild(module, mode, flags, key)) {
+      outcome->attempt = std::move(*cached);
+      outcome->cache = "hit";
+      return outcome;
+    }
+  }
+  llvm::Expected<BuildAttempt> attempt =
+      compileOnWorker(request, module, mode, flags);
+  if (!attempt) {
+    outcome->error = llvm::toString(attempt.takeError());
+    return outcome;
+  }
+  outcome->attempt = std::move(*attempt);
+  if (impl.cache)
+    impl.noteCacheStore(
+        impl.cache->store(key, serializeBuildAttempt(*outcome->attempt)));
+  return outcome;
+}
+
+/// The cached build under `key`, if it decodes and its facts are possible on
+/// the device. The key already pins mode and flags; checking them again is
+/// free and keeps a mislabeled entry from ever being used.
+std::optional<BuildAttempt> NativeCodegenDriver::Batch::lookupCachedBuild(
+    const PreparedModule &module, BuildGRF mode, llvm::StringRef flags,
+    llvm::StringRef key) const {
+  std::optional<std::string> payload = impl.cache->lookup(key);
+  if (!payload)
+    return std::nullopt;
+  llvm::Expected<BuildAttempt> cached = deserializeBuildAttempt(*payload);
+  if (!cached) {
+    llvm::consumeError(cached.takeError());
+    return std::nullopt;
+  }
+  if (cached->mode != mode || cached->buildFlags != flags ||
+      llvm::errorToBool(checkBuildFacts(*cached, getGRFCounts(*module.device))))
+    return std::nullopt;
+  cached->compileMs = 0;
+  return std::move(*cached);
+}
+
+/// Compiles on the worker pool. The worker's binary is untrusted: its facts
+/// must be possible on the device.
+llvm::Expected<BuildAttempt> NativeCodegenDriver::Batch::compileOnWorker(
+    const ModuleCompileRequest &request, const PreparedModule &module,
+    BuildGRF mode, llvm::StringRef flags) const {
+  WorkerRequest job;
+  job.backend = module.backend.worker;
+  job.device = module.device->name.str();
+  job.options = flags.str();
+  job.spirv = request.spirv;
+  llvm::Expected<WorkerResponse> response = impl.pool->run(job);
+  if (!response)
+    return response.takeError();
+  llvm::Expected<BuildAttempt> attempt =
+      measureBuild(mode, flags.str(), *response, module.device->grfBytes);
+  if (!attempt)
+    return attempt.takeError();
+  if (llvm::Error error =
+          checkBuildFacts(*attempt, getGRFCounts(*module.device)))
+    return std::move(error);
+  return attempt;
+}
+
+ModuleCompileResult NativeCodegenDriver::Batch::describe(
+    const ModuleCompileRequest &request, const PreparedModule &module,
+    BuildPlan plan, llvm::StringRef planNote, GRFDecision decision) const {
+  ModuleCompileResult result;
+  result.name = request.name;
+  result.arch = module.device->name.str();
+  result.decision = std::move(decision);
+  result.decision.reason =
+      module.policyNote + planNote.str() + result.decision.reason;
+  result.plan = plan;
+  result.pressure = request.pressure;
+  result.backend = module.backend.name.str();
+  result.backendReason = module.backend.reason;
+  result.compilerIdentity = module.compilerIdentity;
+  result.validation = module.validation;
+  result.spirvKernels = module.spirvKernels;
+  result.nRegs =
+      getNRegs(result.decision.getChosen().mode, options.nRegsDefault);
+  result.cache = "off";
+  if (impl.cache) {
+    bool allHit =
+        llvm::all_of(result.decision.attempts, [](const BuildAttempt &attempt) {
+          return attempt.cache == "hit";
+        });
+    result.cache = allHit ? "hit" : "miss";
+  }
+  return result;
+}
+
+/// Marks deduplicated builds in input order, whichever thread ran them, so
+/// the report is the same for any `jobs`; compile_ms then sums to the time
+/// really spent in the compiler.
+void NativeCodegenDriver::Batch::markReusedBuilds() {
   llvm::StringSet<> seenKeys;
   for (size_t i = 0, e = results.size(); i < e; ++i) {
     if (!*results[i])
@@ -503,13 +625,4 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
       }
     }
   }
-
-  if (impl->cache)
-    impl->cache->prune(options.cacheMaxSize);
-
-  std::vector<llvm::Expected<ModuleCompileResult>> ordered;
-  ordered.reserve(results.size());
-  for (auto &result : results)
-    ordered.push_back(std::move(*result));
-  return ordered;
 }

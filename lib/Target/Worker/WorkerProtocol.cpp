@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Worker/WorkerProtocol.h"
+#include "XPUCodegen/Support/BinaryFields.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -25,97 +26,27 @@ llvm::Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
-/// Appends little-endian fields to a payload.
-class PayloadWriter {
+/// Reads a message's fields; the first failure sticks, so decoders read
+/// everything and check once.
+class PayloadReader : public BinaryFieldReader {
 public:
-  void u8(uint8_t v) { out.push_back(char(v)); }
-  void u32(uint32_t v) { fixed(v); }
-  void u64(uint64_t v) { fixed(v); }
-  void i32(int32_t v) { fixed(uint32_t(v)); }
-  void f64(double v) {
-    uint64_t bits;
-    std::memcpy(&bits, &v, sizeof(bits));
-    fixed(bits);
-  }
-  void bytes(StringRef v) {
-    u64(v.size());
-    out.append(v.data(), v.size());
-  }
-  std::string take() { return std::move(out); }
-
-private:
-  template <typename T> void fixed(T v) {
-    char buf[sizeof(T)];
-    support::endian::write<T, llvm::endianness::little>(buf, v);
-    out.append(buf, sizeof(T));
-  }
-  std::string out;
-};
-
-/// Reads fields back with bounds checks; the first failure sticks so call
-/// sites can read everything and check once.
-class PayloadReader {
-public:
-  PayloadReader(StringRef data, StringRef what) : data(data), what(what) {}
-
-  uint8_t u8() { return fixed<uint8_t>(); }
-  uint32_t u32() { return fixed<uint32_t>(); }
-  uint64_t u64() { return fixed<uint64_t>(); }
-  int32_t i32() { return int32_t(fixed<uint32_t>()); }
-  double f64() {
-    uint64_t bits = fixed<uint64_t>();
-    double v;
-    std::memcpy(&v, &bits, sizeof(v));
-    return v;
-  }
-  StringRef bytes() {
-    uint64_t size = u64();
-    if (failed || size > data.size() - pos) {
-      fail();
-      return {};
-    }
-    StringRef result = data.substr(pos, size);
-    pos += size;
-    return result;
-  }
-  /// Element count for a vector whose elements take at least `minSize`
-  /// bytes each; rejects counts the remaining bytes cannot hold.
-  uint64_t count(size_t minSize) {
-    uint64_t n = u64();
-    if (failed || n > (data.size() - pos) / minSize) {
-      fail();
-      return 0;
-    }
-    return n;
-  }
-  void fail() { failed = true; }
+  PayloadReader(StringRef data, StringRef what)
+      : BinaryFieldReader(data), size(data.size()), what(what) {}
 
   llvm::Error finish() {
-    if (failed)
+    if (failed())
       return makeError(formatv("malformed {0} message: truncated or corrupt "
                                "({1} bytes)",
-                               what, data.size()));
-    if (pos != data.size())
+                               what, size));
+    if (!atEnd())
       return makeError(formatv("malformed {0} message: {1} trailing bytes",
-                               what, data.size() - pos));
+                               what, remaining()));
     return Error::success();
   }
 
 private:
-  template <typename T> T fixed() {
-    if (failed || sizeof(T) > data.size() - pos) {
-      fail();
-      return T();
-    }
-    T v = support::endian::read<T, llvm::endianness::little>(data.data() + pos);
-    pos += sizeof(T);
-    return v;
-  }
-
-  StringRef data;
+  size_t size;
   StringRef what;
-  size_t pos = 0;
-  bool failed = false;
 };
 
 bool isKnownKind(uint16_t kind) {
@@ -174,41 +105,41 @@ Expected<std::optional<Frame>> FrameDecoder::take() {
 }
 
 std::string encodeHello(const HelloMessage &hello) {
-  PayloadWriter w;
-  w.u32(hello.pid);
-  w.bytes(hello.workDir);
+  BinaryFieldWriter w;
+  w.write<uint32_t>(hello.pid);
+  w.writeBytes(hello.workDir);
   return w.take();
 }
 
 Expected<HelloMessage> decodeHello(StringRef payload) {
   PayloadReader r(payload, "hello");
   HelloMessage hello;
-  hello.pid = r.u32();
-  hello.workDir = r.bytes().str();
+  hello.pid = r.readU32();
+  hello.workDir = r.readBytes().str();
   if (Error err = r.finish())
     return std::move(err);
   return hello;
 }
 
 std::string encodeRequest(const WorkerRequest &request) {
-  PayloadWriter w;
-  w.u8(uint8_t(request.backend));
-  w.bytes(request.device);
-  w.bytes(request.options);
-  w.bytes(StringRef(request.spirv.data(), request.spirv.size()));
+  BinaryFieldWriter w;
+  w.write<uint8_t>(uint8_t(request.backend));
+  w.writeBytes(request.device);
+  w.writeBytes(request.options);
+  w.writeBytes(StringRef(request.spirv.data(), request.spirv.size()));
   return w.take();
 }
 
 Expected<WorkerRequest> decodeRequest(StringRef payload) {
   PayloadReader r(payload, "compile request");
   WorkerRequest request;
-  uint8_t backend = r.u8();
+  uint8_t backend = r.readU8();
   if (!isKnownBackend(backend))
     r.fail();
   request.backend = WorkerBackend(backend);
-  request.device = r.bytes().str();
-  request.options = r.bytes().str();
-  StringRef spirv = r.bytes();
+  request.device = r.readBytes().str();
+  request.options = r.readBytes().str();
+  StringRef spirv = r.readBytes();
   request.spirv.assign(spirv.begin(), spirv.end());
   if (Error err = r.finish())
     return std::move(err);
@@ -216,42 +147,42 @@ Expected<WorkerRequest> decodeRequest(StringRef payload) {
 }
 
 std::string encodeResponse(const WorkerResponse &response) {
-  PayloadWriter w;
-  w.u8(response.succeeded ? 1 : 0);
-  w.i32(response.returnCode);
-  w.bytes(response.log);
-  w.bytes(StringRef(response.binary.data(), response.binary.size()));
-  w.u64(response.kernels.size());
+  BinaryFieldWriter w;
+  w.write<uint8_t>(response.succeeded ? 1 : 0);
+  w.write<int32_t>(response.returnCode);
+  w.writeBytes(response.log);
+  w.writeBytes(StringRef(response.binary.data(), response.binary.size()));
+  w.write<uint64_t>(response.kernels.size());
   for (const WorkerKernelProperties &kernel : response.kernels) {
-    w.bytes(kernel.name);
-    w.u64(kernel.spillMemSize);
-    w.u64(kernel.privateMemSize);
+    w.writeBytes(kernel.name);
+    w.write<uint64_t>(kernel.spillMemSize);
+    w.write<uint64_t>(kernel.privateMemSize);
   }
-  w.f64(response.compileMs);
+  w.writeF64(response.compileMs);
   return w.take();
 }
 
 Expected<WorkerResponse> decodeResponse(StringRef payload) {
   PayloadReader r(payload, "compile response");
   WorkerResponse response;
-  uint8_t succeeded = r.u8();
+  uint8_t succeeded = r.readU8();
   if (succeeded > 1)
     r.fail();
   response.succeeded = succeeded == 1;
-  response.returnCode = r.i32();
-  response.log = r.bytes().str();
-  StringRef binary = r.bytes();
+  response.returnCode = r.readI32();
+  response.log = r.readBytes().str();
+  StringRef binary = r.readBytes();
   response.binary.assign(binary.begin(), binary.end());
   // Each kernel entry holds at least a string length and two u64s.
-  uint64_t numKernels = r.count(24);
+  uint64_t numKernels = r.readCount(24);
   for (uint64_t i = 0; i < numKernels; ++i) {
     WorkerKernelProperties kernel;
-    kernel.name = r.bytes().str();
-    kernel.spillMemSize = r.u64();
-    kernel.privateMemSize = r.u64();
+    kernel.name = r.readBytes().str();
+    kernel.spillMemSize = r.readU64();
+    kernel.privateMemSize = r.readU64();
     response.kernels.push_back(std::move(kernel));
   }
-  response.compileMs = r.f64();
+  response.compileMs = r.readF64();
   if (Error err = r.finish())
     return std::move(err);
   // Well-formed is not plausible: a broken or hostile worker can send any
@@ -273,14 +204,14 @@ Expected<WorkerResponse> decodeResponse(StringRef payload) {
 }
 
 std::string encodeBackend(WorkerBackend backend) {
-  PayloadWriter w;
-  w.u8(uint8_t(backend));
+  BinaryFieldWriter w;
+  w.write<uint8_t>(uint8_t(backend));
   return w.take();
 }
 
 Expected<WorkerBackend> decodeBackend(StringRef payload) {
   PayloadReader r(payload, "identity request");
-  uint8_t backend = r.u8();
+  uint8_t backend = r.readU8();
   if (!isKnownBackend(backend))
     r.fail();
   if (Error err = r.finish())
@@ -289,14 +220,14 @@ Expected<WorkerBackend> decodeBackend(StringRef payload) {
 }
 
 std::string encodeString(StringRef text) {
-  PayloadWriter w;
-  w.bytes(text);
+  BinaryFieldWriter w;
+  w.writeBytes(text);
   return w.take();
 }
 
 Expected<std::string> decodeString(StringRef payload) {
   PayloadReader r(payload, "string");
-  std::string text = r.bytes().str();
+  std::string text = r.readBytes().str();
   if (Error err = r.finish())
     return std::move(err);
   return text;

@@ -162,6 +162,8 @@ public:
 private:
   explicit NativeCodegenDriver(const NativeCodegenOptions &options);
   struct Impl;
+  /// The steps of one compile() call.
+  class Batch;
   NativeCodegenOptions options;
   std::unique_ptr<Impl> impl;
 };
