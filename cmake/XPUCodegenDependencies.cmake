@@ -14,6 +14,12 @@ find_path(OCLOC_INCLUDE_DIR ocloc_api.h REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LEVEL_ZERO REQUIRED level-zero)
 
+# hiredis (libhiredis-dev): the client of the shared cache tier
+# (`cache-url=redis://...`, lib/Target/Cache/RedisClient.cpp). Required, so
+# that every build (and CI) has and tests the tier; 0.14 (Debian 12) and 1.x
+# both work.
+pkg_check_modules(HIREDIS REQUIRED hiredis>=0.14)
+
 if (XPU_ENABLE_TESTS)
   find_package(GTest REQUIRED)
   # lit: Debian ships it as <llvm>/bin/lit (llvm-22-tools), not llvm-lit.

@@ -6,6 +6,7 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
@@ -76,6 +77,12 @@ bool python::checkOptions(const CompileOptions &options,
   if (llvm::Error error = checkWorkerLimits(
           WorkerLimits{options.memoryLimitMiB, options.timeoutMs}))
     return fail(llvm::toString(std::move(error)));
+  // The URL (or $XPU_CODEGEN_CACHE_URL); the server itself is never an
+  // error.
+  if (llvm::Expected<std::optional<SharedCacheConfig>> shared =
+          resolveSharedCache(options.cacheUrl);
+      !shared)
+    return fail(llvm::toString(shared.takeError()));
   return true;
 }
 
@@ -119,6 +126,8 @@ void python::applyExtraOptions(CompileOptions &options, const py::dict &extra) {
     std::string name = py::cast<std::string>(key);
     if (name == "flags")
       options.flags = py::cast<std::string>(value);
+    else if (name == "cache_url")
+      options.cacheUrl = py::cast<std::string>(value);
     else if (name == "timeout_ms")
       options.timeoutMs = py::cast<uint64_t>(value);
     else if (name == "memory_limit_mb")

@@ -41,6 +41,8 @@ struct CompileOptions {
   int64_t spillThreshold = 0;
   std::string autoStrategy;
   std::string cacheDir;
+  /// The shared cache tier (`cache-url`); empty: $XPU_CODEGEN_CACHE_URL.
+  std::string cacheUrl;
   unsigned jobs = 0;
   /// Extra build options (the pass option `flags`).
   std::string flags;

@@ -217,6 +217,7 @@ CompileOutcome compileMLIR(const std::string &text,
   pipeline.spillThreshold = options.spillThreshold;
   pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
   pipeline.cacheDir = options.cacheDir;
+  pipeline.cacheUrl = options.cacheUrl;
   pipeline.jobs = options.jobs;
   pipeline.flags = options.flags;
   pipeline.maxWorkGroupSize = options.maxWorkGroupSize;

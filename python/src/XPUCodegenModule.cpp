@@ -22,6 +22,7 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
@@ -61,6 +62,7 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   driverOptions.spillThreshold = options.spillThreshold;
   driverOptions.autoStrategy = *parseAutoStrategy(options.autoStrategy);
   driverOptions.cacheDir = options.cacheDir;
+  driverOptions.cacheUrl = options.cacheUrl;
   driverOptions.jobs = options.jobs;
   driverOptions.limits.timeoutMs = options.timeoutMs;
   driverOptions.limits.memoryMiB = options.memoryLimitMiB;
@@ -207,6 +209,18 @@ PYBIND11_MODULE(_xpu_codegen, m) {
         return std::nullopt;
       },
       py::arg("id"), "Canonical device name of a PCI device ID, or None.");
+  m.def(
+      "check_cache_url",
+      [](const std::string &url) -> std::optional<std::string> {
+        llvm::Expected<std::optional<SharedCacheConfig>> shared =
+            resolveSharedCache(url);
+        if (shared)
+          return std::nullopt;
+        return llvm::toString(shared.takeError());
+      },
+      py::arg("url"),
+      "None when the cache_url value (empty: $XPU_CODEGEN_CACHE_URL) is "
+      "valid, else what is wrong with it.");
   m.def(
       "describe_unknown_arch",
       [](const std::string &name) { return describeUnknownDevice(name); },

@@ -1,6 +1,7 @@
 """Real compiles through the Python API: the facts IGC measures."""
 
 import json
+import os
 import subprocess
 import warnings
 
@@ -159,6 +160,57 @@ def test_no_warning_when_nothing_spills(no_cache):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         xpu_codegen.compile(spirv("nospill"), grf_mode="small", **no_cache)
+
+
+def test_cache_url_is_passed_through(tmp_path):
+    """Two local caches share a private redis-server through cache_url (the
+    MLIR and the SPIR-V paths); an unreachable one only warns."""
+    import shutil
+    import socket
+    import time
+    if not shutil.which("redis-server"):
+        pytest.fail("redis-server is not installed (tools/xpu-dev installs "
+                    "it)")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+         "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL, env=env)
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        url = f"redis://127.0.0.1:{port}"
+        [first] = xpu_codegen.compile(spirv("spill_small_only"),
+                                      cache_dir=tmp_path / "a", cache_url=url)
+        [second] = xpu_codegen.compile(spirv("spill_small_only"),
+                                       cache_dir=tmp_path / "b",
+                                       cache_url=url)
+        assert (first.cache, second.cache) == ("miss", "hit")
+        assert second.binary == first.binary
+        # The pipeline (MLIR input) takes it too.
+        text = (EXAMPLES / "accumulate_no_spill.mlir").read_text()
+        [m1] = xpu_codegen.compile(text, cache_dir=tmp_path / "c",
+                                   cache_url=url)
+        [m2] = xpu_codegen.compile(text, cache_dir=tmp_path / "d",
+                                   cache_url=url)
+        assert (m1.cache, m2.cache) == ("miss", "hit")
+        assert m2.binary == m1.binary
+    finally:
+        server.kill()
+        server.wait()
+    with pytest.warns(xpu_codegen.CompileWarning,
+                      match="shared compile cache unavailable"):
+        [third] = xpu_codegen.compile(spirv("spill_small_only"),
+                                      cache_dir=tmp_path / "e",
+                                      cache_url=f"redis://127.0.0.1:{port}")
+    assert third.binary == first.binary
 
 
 def test_cache_dir_is_passed_through(tmp_path):

@@ -139,10 +139,21 @@ def test_large_grf_on_a_device_without_it():
     ({"arch": "pvc\0"}, ValueError),
     ({"cache_dir": 3}, TypeError),
     ({"cache_dir": ""}, ValueError),
+    ({"cache_url": 3}, TypeError),
+    ({"cache_url": ""}, ValueError),
+    ({"cache_url": "http://cache:6379"}, ValueError),
+    ({"cache_url": "redis://cache:99999"}, ValueError),
+    ({"cache_url": "redis://cache:6379\0"}, ValueError),
 ])
 def test_bad_option_values(options, error):
     with pytest.raises(error):
         xpu_codegen.compile(spirv("nospill"), **options)
+
+
+def test_bad_cache_url_message():
+    with pytest.raises(ValueError, match="invalid cache-url 'redis://h:1/x': "
+                                         "database 'x' is not a number"):
+        xpu_codegen.compile(spirv("nospill"), cache_url="redis://h:1/x")
 
 
 def test_bad_grf_mode_message():

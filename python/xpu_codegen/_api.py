@@ -322,9 +322,25 @@ def _check_int(name: str, value, maximum: int) -> int:
 def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
                    auto_strategy, flags="", timeout_ms=DEFAULT_TIMEOUT_MS,
                    memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB, validate="warn",
-                   max_workgroup_size=0, n_regs_default=0) -> dict:
+                   max_workgroup_size=0, n_regs_default=0,
+                   cache_url=None) -> dict:
     """The keyword arguments of the native compile functions."""
     arch = _resolve_arch(arch)
+    if cache_url is None:
+        cache_url = ""
+    elif not isinstance(cache_url, str):
+        raise TypeError("cache_url must be a str or None, got "
+                        f"{type(cache_url).__name__}")
+    elif not cache_url:
+        raise ValueError("cache_url must not be empty (use None for "
+                         "$XPU_CODEGEN_CACHE_URL, 'none' to disable)")
+    elif "\0" in cache_url:
+        raise ValueError("cache_url must not contain NUL characters")
+    # The URL, or $XPU_CODEGEN_CACHE_URL when None; the server is never
+    # contacted here, and an unreachable one never fails a compile.
+    problem = _xpu_codegen.check_cache_url(cache_url)
+    if problem is not None:
+        raise ValueError(problem)
     if cache_dir is None:
         cache_dir = ""
     elif isinstance(cache_dir, (str, os.PathLike)):
@@ -366,6 +382,7 @@ def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
         auto_strategy=_check_choice("auto_strategy", auto_strategy,
                                     AUTO_STRATEGIES),
         cache_dir=cache_dir,
+        cache_url=cache_url,
         jobs=_check_int("jobs", jobs, _MAX_JOBS),
         flags=flags,
         timeout_ms=_check_int("timeout_ms", timeout_ms, _MAX_LIMIT),
@@ -430,7 +447,8 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
             timeout_ms: int = DEFAULT_TIMEOUT_MS,
             memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
             validate: str = "warn", subgroup_size: Optional[int] = None,
-            max_workgroup_size: int = 0, n_regs_default: int = 0):
+            max_workgroup_size: int = 0, n_regs_default: int = 0,
+            cache_url: Optional[str] = None):
     """Compiles MLIR text or SPIR-V to native code; returns a list of Module.
 
     ``source`` is either MLIR text (``str``: the whole
@@ -445,7 +463,10 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
     ``"256"``, ``"512"``), ``backend`` (auto, ocloc, level-zero),
     ``spill_threshold`` (bytes; ``auto`` builds large only when small spills
     more), ``cache_dir`` (None: the default location or
-    ``$XPU_CODEGEN_CACHE_DIR``; ``"none"``: disabled), ``jobs`` (parallel
+    ``$XPU_CODEGEN_CACHE_DIR``; ``"none"``: disabled), ``cache_url``
+    (``"redis://host:port[/db]"``: a shared cache tier behind ``cache_dir``,
+    see docs/Caching.md; None: ``$XPU_CODEGEN_CACHE_URL``; ``"none"``: no
+    shared tier), ``jobs`` (parallel
     compiler workers, 0: one per hardware thread), ``auto_strategy``
     (measure, igc), ``flags`` (extra IGC build options), ``timeout_ms``
     (wall-clock limit per compile, 0: none), ``memory_limit_mb`` (address
@@ -467,7 +488,7 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
     options = _check_options(arch, grf_mode, backend, spill_threshold,
                              cache_dir, jobs, auto_strategy, flags,
                              timeout_ms, memory_limit_mb, validate,
-                             max_workgroup_size, n_regs_default)
+                             max_workgroup_size, n_regs_default, cache_url)
     if isinstance(source, str):
         if not isinstance(filename, str):
             raise TypeError("filename must be a str")

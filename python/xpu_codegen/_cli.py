@@ -183,7 +183,8 @@ def _compile(args):
         readable.append((path, data))
     options = dict(arch=args.arch, grf_mode=args.grf_mode,
                    backend=args.backend, spill_threshold=args.spill_threshold,
-                   cache_dir=args.cache_dir, jobs=args.jobs,
+                   cache_dir=args.cache_dir, cache_url=args.cache_url,
+                   jobs=args.jobs,
                    auto_strategy=args.auto_strategy, flags=args.flags,
                    timeout_ms=args.timeout_ms,
                    memory_limit_mb=args.memory_limit_mb,
@@ -341,6 +342,10 @@ def _parser():
                                "(default: 0)")
     compile_.add_argument("--cache-dir", metavar="DIR",
                           help="persistent cache ('none' disables)")
+    compile_.add_argument("--cache-url", metavar="URL",
+                          help="shared cache tier behind the local one, "
+                               "redis://host:port[/db] ('none' disables; "
+                               "default: $XPU_CODEGEN_CACHE_URL)")
     compile_.add_argument("--jobs", type=_non_negative, default=0,
                           metavar="N", help="parallel compiler workers "
                                             "(default: hardware threads)")

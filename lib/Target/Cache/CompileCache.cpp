@@ -24,6 +24,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
@@ -91,8 +92,9 @@ CompileCache::resolveDirectory(llvm::StringRef option) {
   return std::string(path);
 }
 
-CompileCache::CompileCache(llvm::StringRef directory)
-    : directory(directory.str()) {}
+CompileCache::CompileCache(llvm::StringRef directory,
+                           std::shared_ptr<SharedCacheTier> shared)
+    : directory(directory.str()), shared(std::move(shared)) {}
 
 std::string CompileCache::getEntryPath(llvm::StringRef key) const {
   SmallString<256> path(directory);
@@ -152,7 +154,8 @@ std::string CompileCache::encodeEntry(StringRef key, StringRef payload) {
   return data;
 }
 
-std::optional<std::string> CompileCache::lookup(llvm::StringRef key) const {
+std::optional<std::string>
+CompileCache::lookupLocal(llvm::StringRef key) const {
   if (!isValidKey(key))
     return std::nullopt;
   std::unique_ptr<MemoryBuffer> file = readRegularFile(getEntryPath(key));
@@ -172,8 +175,8 @@ void CompileCache::prune(uint64_t maxSizeBytes) const {
     (void)pruneCache(path, policy);
 }
 
-llvm::Error CompileCache::store(llvm::StringRef key,
-                                llvm::StringRef payload) const {
+llvm::Error CompileCache::storeLocal(llvm::StringRef key,
+                                     llvm::StringRef payload) const {
   if (!isValidKey(key))
     return createStringError(inconvertibleErrorCode(),
                              "invalid cache key '" + key + "'");
@@ -237,10 +240,11 @@ static std::optional<std::string> getFileStamp(StringRef path) {
 }
 
 std::optional<std::string>
-CompileCache::lookupCompilerIdentity(llvm::StringRef context) const {
-  std::optional<std::string> payload = lookup(getIdentityKey(context));
+CompileCache::lookupCompilerIdentity(llvm::StringRef context,
+                                     bool portable) const {
+  std::optional<std::string> payload = lookupLocal(getIdentityKey(context));
   if (!payload)
-    return std::nullopt;
+    return portable ? lookupSharedIdentity(context) : std::nullopt;
   BinaryFieldReader reader(*payload);
   if (reader.readU32() != kIdentityPayloadVersion)
     return std::nullopt;
@@ -265,10 +269,19 @@ CompileCache::lookupCompilerIdentity(llvm::StringRef context) const {
   return identity;
 }
 
+llvm::Error CompileCache::storeCompilerIdentity(
+    llvm::StringRef context, llvm::StringRef identity,
+    llvm::ArrayRef<std::string> files, bool portable) const {
+  llvm::Error error = storeLocalIdentity(context, identity, files);
+  if (portable)
+    storeSharedIdentity(context, identity, files);
+  return error;
+}
+
 llvm::Error
-CompileCache::storeCompilerIdentity(llvm::StringRef context,
-                                    llvm::StringRef identity,
-                                    llvm::ArrayRef<std::string> files) const {
+CompileCache::storeLocalIdentity(llvm::StringRef context,
+                                 llvm::StringRef identity,
+                                 llvm::ArrayRef<std::string> files) const {
   if (files.empty())
     return createStringError(inconvertibleErrorCode(),
                              "no files to check a cached identity against");
@@ -285,7 +298,7 @@ CompileCache::storeCompilerIdentity(llvm::StringRef context,
     writer.writeBytes(file);
     writer.writeBytes(*stamp);
   }
-  return store(getIdentityKey(context), writer.take());
+  return storeLocal(getIdentityKey(context), writer.take());
 }
 
 //===----------------------------------------------------------------------===//
@@ -349,4 +362,140 @@ mlir::xpu::deserializeBuildAttempt(llvm::StringRef payload) {
   if (attempt.binary.empty())
     return malformed("no binary");
   return attempt;
+}
+
+//===----------------------------------------------------------------------===//
+// The shared tier
+//===----------------------------------------------------------------------===//
+
+// Redis keys: a namespace, the layout of what is stored, and the local key.
+static std::string getSharedEntryKey(StringRef key) {
+  return ("xpu-codegen:v1:entry:" + key).str();
+}
+static std::string getSharedLockKey(StringRef key) {
+  return ("xpu-codegen:v1:lock:" + key).str();
+}
+static std::string getSharedIdentityKey(StringRef context) {
+  return "xpu-codegen:v1:identity:" + getIdentityKey(context);
+}
+
+std::optional<std::string>
+CompileCache::lookupShared(llvm::StringRef key) const {
+  if (!shared || !isValidKey(key))
+    return std::nullopt;
+  std::optional<std::string> value = shared->getValue(getSharedEntryKey(key));
+  if (!value)
+    return std::nullopt;
+  // Exactly what a local entry must pass; anything else is a miss, and the
+  // build that follows overwrites it in both tiers.
+  std::optional<StringRef> payload = decodeEntry(*value, key);
+  if (!payload)
+    return std::nullopt;
+  std::string result = payload->str();
+  // Best effort: the next run finds it locally.
+  consumeError(storeLocal(key, result));
+  return result;
+}
+
+std::optional<std::string> CompileCache::lookup(llvm::StringRef key) const {
+  if (std::optional<std::string> payload = lookupLocal(key))
+    return payload;
+  return lookupShared(key);
+}
+
+std::optional<std::string>
+CompileCache::lookupOrClaim(llvm::StringRef key) const {
+  if (std::optional<std::string> payload = lookup(key))
+    return payload;
+  if (!shared || !isValidKey(key) || shared->getConfig().lockTime.count() == 0)
+    return std::nullopt;
+  std::string lock = getSharedLockKey(key);
+  bool available;
+  // Claimed: unless its builder stored it and let go between our lookup
+  // and the claim (then it is there now).
+  auto claimed = [&] {
+    if (std::optional<std::string> payload = lookupShared(key)) {
+      releaseClaim(key);
+      return payload;
+    }
+    return std::optional<std::string>();
+  };
+  if (shared->tryLock(lock, available))
+    return claimed();
+  if (!available)
+    return std::nullopt;
+  // Someone else builds it: poll for their entry, a bounded time. A lock
+  // that goes away without an entry (their build failed, or they died and
+  // it expired) is ours to take.
+  auto deadline =
+      std::chrono::steady_clock::now() + shared->getConfig().lockTime;
+  auto interval = std::chrono::milliseconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(interval);
+    interval = std::min(interval * 2, std::chrono::milliseconds(200));
+    if (std::optional<std::string> payload = lookupShared(key))
+      return payload;
+    std::optional<bool> locked = shared->exists(lock);
+    if (!locked)
+      return std::nullopt;
+    if (!*locked && shared->tryLock(lock, available))
+      return claimed();
+    if (!available)
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+void CompileCache::releaseClaim(llvm::StringRef key) const {
+  if (shared)
+    shared->unlock(getSharedLockKey(key));
+}
+
+llvm::Error CompileCache::store(llvm::StringRef key,
+                                llvm::StringRef payload) const {
+  llvm::Error error = storeLocal(key, payload);
+  if (shared && isValidKey(key)) {
+    shared->setValue(getSharedEntryKey(key), encodeEntry(key, payload));
+    shared->unlock(getSharedLockKey(key));
+  }
+  return error;
+}
+
+std::vector<std::string> CompileCache::takeWarnings() const {
+  return shared ? shared->takeWarnings() : std::vector<std::string>();
+}
+
+std::optional<std::string>
+CompileCache::lookupSharedIdentity(llvm::StringRef context) const {
+  if (!shared)
+    return std::nullopt;
+  std::string key = getIdentityKey(context);
+  std::optional<std::string> value =
+      shared->getValue(getSharedIdentityKey(context));
+  if (!value)
+    return std::nullopt;
+  std::optional<StringRef> record = decodeEntry(*value, key);
+  if (!record)
+    return std::nullopt;
+  std::vector<std::string> files;
+  std::optional<std::string> identity =
+      verifySharedIdentity(*record, context, files);
+  if (!identity)
+    return std::nullopt;
+  // Verified by contents once; from now on by stamps, locally.
+  consumeError(storeLocalIdentity(context, *identity, files));
+  return identity;
+}
+
+void CompileCache::storeSharedIdentity(
+    llvm::StringRef context, llvm::StringRef identity,
+    llvm::ArrayRef<std::string> files) const {
+  if (!shared)
+    return;
+  std::string error;
+  std::string record = encodeSharedIdentity(context, identity, files, error);
+  if (record.empty())
+    return;
+  std::string key = getIdentityKey(context);
+  shared->setValue(getSharedIdentityKey(context), encodeEntry(key, record));
 }

@@ -146,10 +146,14 @@ struct NativeCodegenDriver::Impl {
     if (memo)
       return *memo;
     std::string context;
+    // An ocloc identity depends only on the compiler's files, so the
+    // shared tier may hand it to another machine that has the same ones; a
+    // Level Zero identity also names the machine's devices.
+    bool portable = backend == WorkerBackend::Ocloc;
     if (cache) {
       context = getIdentityContext(backend);
       if (std::optional<std::string> identity =
-              cache->lookupCompilerIdentity(context)) {
+              cache->lookupCompilerIdentity(context, portable)) {
         memo = std::move(*identity);
         return *memo;
       }
@@ -160,7 +164,8 @@ struct NativeCodegenDriver::Impl {
     // Best effort: a cache that cannot be written costs time, not output.
     if (cache)
       noteCacheStore(cache->storeCompilerIdentity(
-          context, *identity, pool->getCompilerIdentityFiles(backend)));
+          context, *identity, pool->getCompilerIdentityFiles(backend),
+          portable));
     memo = *identity;
     return *memo;
   }
@@ -172,8 +177,15 @@ NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)
 NativeCodegenDriver::~NativeCodegenDriver() = default;
 
 std::vector<std::string> NativeCodegenDriver::takeWarnings() {
-  std::lock_guard<std::mutex> lock(impl->warningMutex);
-  return std::exchange(impl->warnings, {});
+  std::vector<std::string> warnings;
+  {
+    std::lock_guard<std::mutex> lock(impl->warningMutex);
+    warnings = std::exchange(impl->warnings, {});
+  }
+  // The shared tier's one warning per process.
+  if (impl->cache)
+    llvm::append_range(warnings, impl->cache->takeWarnings());
+  return warnings;
 }
 
 llvm::Expected<uint64_t> mlir::xpu::parseCacheMaxSize(llvm::StringRef text) {
@@ -195,9 +207,14 @@ NativeCodegenDriver::create(const NativeCodegenOptions &options) {
     return pool.takeError();
   std::unique_ptr<NativeCodegenDriver> driver(new NativeCodegenDriver(options));
   driver->impl->pool = &*pool;
+  llvm::Expected<std::optional<SharedCacheConfig>> shared =
+      resolveSharedCache(options.cacheUrl);
+  if (!shared)
+    return shared.takeError();
   if (std::optional<std::string> dir =
           CompileCache::resolveDirectory(options.cacheDir))
-    driver->impl->cache.emplace(*dir);
+    driver->impl->cache.emplace(*dir, *shared ? SharedCacheTier::get(**shared)
+                                              : nullptr);
   return driver;
 }
 
@@ -525,6 +542,9 @@ std::shared_ptr<SharedBuild> NativeCodegenDriver::Batch::runSharedBuild(
       compileOnWorker(request, module, mode, flags);
   if (!attempt) {
     outcome->error = llvm::toString(attempt.takeError());
+    // Processes waiting for this build on the shared tier stop waiting.
+    if (impl.cache)
+      impl.cache->releaseClaim(key);
     return outcome;
   }
   outcome->attempt = std::move(*attempt);
@@ -540,7 +560,9 @@ std::shared_ptr<SharedBuild> NativeCodegenDriver::Batch::runSharedBuild(
 std::optional<BuildAttempt> NativeCodegenDriver::Batch::lookupCachedBuild(
     const PreparedModule &module, BuildGRF mode, llvm::StringRef flags,
     llvm::StringRef key) const {
-  std::optional<std::string> payload = impl.cache->lookup(key);
+  // With a shared tier, this may wait (bounded) for another process that
+  // builds the same key, or claim the key for this one (see CompileCache).
+  std::optional<std::string> payload = impl.cache->lookupOrClaim(key);
   if (!payload)
     return std::nullopt;
   llvm::Expected<BuildAttempt> cached = deserializeBuildAttempt(*payload);

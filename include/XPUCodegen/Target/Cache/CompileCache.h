@@ -13,19 +13,25 @@
 // place, so concurrent threads and processes only ever see whole entries.
 // Reads take only regular files of bounded size and never block or follow
 // a symlink. The directory is bounded with LLVM's cache pruning.
-// Independent of MLIR.
+//
+// An optional shared tier (SharedCache.h, a Redis server) sits behind the
+// directory: lookups go local, then shared (a shared entry is verified
+// exactly like a local one and copied into the directory); stores go to
+// both. Independent of MLIR.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef XPUCODEGEN_TARGET_CACHE_COMPILECACHE_H
 #define XPUCODEGEN_TARGET_CACHE_COMPILECACHE_H
 
+#include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Native/GRFBuild.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,11 +47,13 @@ public:
   /// else disabled.
   static std::optional<std::string> resolveDirectory(llvm::StringRef option);
 
-  /// A cache rooted at `directory`; nothing is created until the first
-  /// store.
-  explicit CompileCache(llvm::StringRef directory);
+  /// A cache rooted at `directory`, with `shared` (if any) as its second
+  /// tier; nothing is created until the first store.
+  explicit CompileCache(llvm::StringRef directory,
+                        std::shared_ptr<SharedCacheTier> shared = nullptr);
 
   llvm::StringRef getDirectory() const { return directory; }
+  SharedCacheTier *getSharedTier() const { return shared.get(); }
 
   /// Where the entry for `key` lives: <dir>/v2/llvmcache-<key>.
   std::string getEntryPath(llvm::StringRef key) const;
@@ -54,8 +62,18 @@ public:
   /// or one that fails verification (bad magic or version, another key,
   /// wrong size, checksum mismatch), or a path that is not a regular file
   /// (a FIFO, a device, a symlink) or is larger than any entry. Keys are
-  /// lower-case hex, >= 4 digits; any other key is a miss.
+  /// lower-case hex, >= 4 digits; any other key is a miss. Then, with a
+  /// shared tier, its value for `key`, verified the same way (any failure
+  /// is a miss) and copied into the directory.
   std::optional<std::string> lookup(llvm::StringRef key) const;
+
+  /// lookup(), and on a miss with a shared tier that has single flight: the
+  /// first process to claim `key` gets std::nullopt and builds it (its
+  /// store() or releaseClaim() ends the claim); the others wait up to the
+  /// lock time for that entry, then get std::nullopt and build too.
+  std::optional<std::string> lookupOrClaim(llvm::StringRef key) const;
+  /// Ends this process's claim on `key` without storing (a failed build).
+  void releaseClaim(llvm::StringRef key) const;
 
   /// The payload of the entry bytes `entry` if they verify as an entry for
   /// `key` (what lookup does after reading the file).
@@ -71,21 +89,45 @@ public:
   /// most every 20 minutes (LLVM's default interval).
   void prune(uint64_t maxSizeBytes) const;
 
-  /// Stores `payload` under `key` atomically, replacing any entry.
+  /// Stores `payload` under `key` atomically, replacing any entry, then in
+  /// the shared tier (whose failures only warn, see takeWarnings) and ends
+  /// a claim on `key`. The error is the directory's.
   llvm::Error store(llvm::StringRef key, llvm::StringRef payload) const;
+
+  /// The shared tier's one warning of this process, once.
+  std::vector<std::string> takeWarnings() const;
 
   /// Compiler identities, so that a fully cached run starts no compiler
   /// worker. `context` names what selects the compiler (backend, worker
   /// path, environment); the identity is reused while every file in
   /// `files` keeps its size, modification time and inode.
+  ///
+  /// `portable`: the identity depends only on the contents of `files` (not
+  /// on the machine's devices), so the shared tier keeps it too, with each
+  /// file's size and BLAKE3; another machine with the same context takes
+  /// it once every file it names has those contents there (and then keeps
+  /// it locally).
   std::optional<std::string>
-  lookupCompilerIdentity(llvm::StringRef context) const;
+  lookupCompilerIdentity(llvm::StringRef context, bool portable = false) const;
   llvm::Error storeCompilerIdentity(llvm::StringRef context,
                                     llvm::StringRef identity,
-                                    llvm::ArrayRef<std::string> files) const;
+                                    llvm::ArrayRef<std::string> files,
+                                    bool portable = false) const;
 
 private:
+  std::optional<std::string> lookupLocal(llvm::StringRef key) const;
+  llvm::Error storeLocal(llvm::StringRef key, llvm::StringRef payload) const;
+  std::optional<std::string> lookupShared(llvm::StringRef key) const;
+  std::optional<std::string>
+  lookupSharedIdentity(llvm::StringRef context) const;
+  void storeSharedIdentity(llvm::StringRef context, llvm::StringRef identity,
+                           llvm::ArrayRef<std::string> files) const;
+  llvm::Error storeLocalIdentity(llvm::StringRef context,
+                                 llvm::StringRef identity,
+                                 llvm::ArrayRef<std::string> files) const;
+
   std::string directory;
+  std::shared_ptr<SharedCacheTier> shared;
 };
 
 /// The cached form of a build: flags, binary, log and measurements (not the

@@ -51,6 +51,9 @@ struct NativeCodegenOptions {
   unsigned jobs = 0;
   /// Persistent cache directory; empty: default location, "none": disabled.
   std::string cacheDir;
+  /// Shared tier behind the directory, `redis://host:port[/db]`; empty:
+  /// $XPU_CODEGEN_CACHE_URL, "none": none. Unused without a directory.
+  std::string cacheUrl;
   /// Bound of the persistent cache in bytes (0: only LLVM's default
   /// pruning: 75% of the free space, entries unused for a week).
   uint64_t cacheMaxSize = kDefaultCacheMaxSize;

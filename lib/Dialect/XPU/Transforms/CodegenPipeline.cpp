@@ -70,6 +70,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.spillThreshold = options.spillThreshold;
   native.autoStrategy = options.autoStrategy;
   native.cacheDir = options.cacheDir;
+  native.cacheUrl = options.cacheUrl;
   native.jobs = options.jobs;
   native.cacheMaxSize = options.cacheMaxSize;
   native.report = options.report;

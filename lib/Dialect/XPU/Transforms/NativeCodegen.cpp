@@ -14,6 +14,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
@@ -101,6 +102,7 @@ struct NativeCodegenPass
     options.spillThreshold = spillThreshold;
     options.autoStrategy = autoStrategy;
     options.cacheDir = cacheDir;
+    options.cacheUrl = cacheUrl;
     options.jobs = jobs;
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
@@ -132,6 +134,15 @@ struct NativeCodegenPass
       return signalPassFailure();
     }
     cacheMaxSizeBytes = *maxSize;
+    // Checked before anything compiles: a bad URL (or
+    // $XPU_CODEGEN_CACHE_URL) is the user's error, unlike a bad server.
+    if (llvm::Expected<std::optional<SharedCacheConfig>> shared =
+            resolveSharedCache(cacheUrl);
+        !shared) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: " << llvm::toString(shared.takeError());
+      return signalPassFailure();
+    }
 
     moduleFailures = 0;
     SmallVector<ObjectSlot> slots;

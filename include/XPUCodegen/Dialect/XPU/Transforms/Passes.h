@@ -113,6 +113,10 @@ struct CodegenPipelineOptions
           clEnumValN(AutoStrategy::IGC, "igc", "IGC's auto flag"))};
   PassOptions::Option<std::string> cacheDir{
       *this, "cache-dir", llvm::cl::desc("Persistent cache directory")};
+  PassOptions::Option<std::string> cacheUrl{
+      *this, "cache-url",
+      llvm::cl::desc("Shared cache tier, redis://host:port[/db] ('none': "
+                     "off; default: $XPU_CODEGEN_CACHE_URL)")};
   PassOptions::Option<unsigned> jobs{
       *this, "jobs", llvm::cl::desc("Parallel compiler workers"),
       llvm::cl::init(0)};

@@ -320,6 +320,10 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
            "Persistent cache directory ('none' disables; default: "
            "$XPU_CODEGEN_CACHE_DIR or ~/.cache/xpu-codegen)">,
+    Option<"cacheUrl", "cache-url", "std::string", /*default=*/"\"\"",
+           "Shared cache tier behind cache-dir, redis://host:port[/db] "
+           "('none' disables; default: $XPU_CODEGEN_CACHE_URL); an "
+           "unreachable server means local caching only">,
     Option<"jobs", "jobs", "unsigned", /*default=*/"0",
            "Worker processes compiling in parallel (0: number of cores)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",

@@ -1,0 +1,135 @@
+//===- SharedCache.h - Redis tier behind the local cache --------*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The shared second tier of CompileCache (`cache-url=redis://host:port[/db]`,
+// $XPU_CODEGEN_CACHE_URL): whole verified cache entries as Redis string
+// values, so that a team or a CI fleet compiles each kernel once. One
+// SharedCacheTier per URL and process holds the connections, the failure
+// state and the one warning: a server that cannot be reached or fails is
+// left alone for a while (local cache only) and the process warns once;
+// no compile ever fails or hangs for it. Every command has a deadline and a
+// bound on what it reads; values are only ever used after CompileCache
+// verified them exactly like local entries. Independent of MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_CACHE_SHAREDCACHE_H
+#define XPUCODEGEN_TARGET_CACHE_SHAREDCACHE_H
+
+#include "XPUCodegen/Target/Cache/RedisClient.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+
+struct SharedCacheConfig {
+  RedisURL url;
+  RedisTimeouts timeouts;
+  /// Single flight: on a miss, the first process to claim a key (a Redis
+  /// lock of this lifetime) builds it; others wait for its entry as long
+  /// and then build anyway. 0: no locks.
+  std::chrono::milliseconds lockTime{10000};
+  /// Values (whole entries) larger than this are neither stored nor read.
+  uint64_t maxValueBytes = uint64_t(64) << 20;
+};
+
+/// The shared tier for the `cache-url` option value: "none" disables it
+/// (std::nullopt); a non-empty value is parsed; "" falls back to
+/// $XPU_CODEGEN_CACHE_URL (which may also be "none" or empty). Timeouts and
+/// the lock time come from $XPU_CODEGEN_CACHE_CONNECT_TIMEOUT_MS (default
+/// 1000), $XPU_CODEGEN_CACHE_TIMEOUT_MS (default 5000) and
+/// $XPU_CODEGEN_CACHE_LOCK_MS (default 10000; 0 disables single flight).
+/// An invalid value is an error naming the option or variable.
+llvm::Expected<std::optional<SharedCacheConfig>>
+resolveSharedCache(llvm::StringRef option);
+
+class SharedCacheTier {
+public:
+  /// The process-wide tier for `config` (by URL and settings). Never
+  /// destroyed: threads still compiling at exit may use it.
+  static std::shared_ptr<SharedCacheTier> get(const SharedCacheConfig &config);
+
+  const SharedCacheConfig &getConfig() const { return config; }
+
+  /// The value of `key`; std::nullopt when there is none, when it is larger
+  /// than maxValueBytes (the connection is dropped unread), or when the
+  /// server is unavailable.
+  std::optional<std::string> getValue(llvm::StringRef key);
+  /// SET `key` `value` (a whole value: readers see the old or the new one).
+  /// Values over maxValueBytes are not sent. Failures only warn (once).
+  void setValue(llvm::StringRef key, llvm::StringRef value);
+
+  /// Single flight: SET `lock` NX PX lockTime. True when this process now
+  /// holds `lock`; false when someone else does or the server is
+  /// unavailable (then `available` is false).
+  bool tryLock(llvm::StringRef lock, bool &available);
+  /// Releases `lock` if this process holds it (compare and delete).
+  void unlock(llvm::StringRef lock);
+  /// Whether `key` exists; std::nullopt when the server is unavailable.
+  std::optional<bool> exists(llvm::StringRef key);
+
+  /// False while the server is considered unavailable.
+  bool isAvailable();
+
+  /// This process's one warning about the tier (unreachable, failing,
+  /// refusing stores), once; then nothing.
+  std::vector<std::string> takeWarnings();
+
+  /// Commands that failed (I/O, timeout, protocol) and server error
+  /// replies so far, for tests and benchmarks.
+  unsigned getFailures() const { return failures; }
+
+  explicit SharedCacheTier(const SharedCacheConfig &config);
+
+private:
+  friend struct SharedCacheRegistry;
+  enum class Outcome { Reply, TooLarge, Unavailable };
+  /// Runs one command on an idle or new connection.
+  Outcome run(llvm::ArrayRef<llvm::StringRef> args, unsigned accepted,
+              uint64_t maxReplyBytes, RedisReply &reply);
+  void markFailed(const std::string &message);
+  void warnOnce(const std::string &message);
+  void dropConnectionsAfterFork();
+
+  SharedCacheConfig config;
+  std::mutex mutex;
+  std::vector<std::unique_ptr<RedisConnection>> idle;
+  std::chrono::steady_clock::time_point unavailableUntil{};
+  bool warned = false;
+  std::vector<std::string> warnings;
+  /// Locks this process holds, with their tokens.
+  llvm::StringMap<std::string> locks;
+  unsigned failures = 0;
+  int ownerPid;
+};
+
+/// A compiler-identity record that another machine can verify: the
+/// identity, what selected the compiler (`context`) and the contents
+/// (size and BLAKE3) of every file the compiler had mapped.
+std::string encodeSharedIdentity(llvm::StringRef context,
+                                 llvm::StringRef identity,
+                                 llvm::ArrayRef<std::string> files,
+                                 std::string &error);
+/// The identity of `record` if its context is `context` and every file it
+/// names is, on this machine, a regular file of the recorded size and
+/// contents; its file list in `files`.
+std::optional<std::string>
+verifySharedIdentity(llvm::StringRef record, llvm::StringRef context,
+                     std::vector<std::string> &files);
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_CACHE_SHAREDCACHE_H

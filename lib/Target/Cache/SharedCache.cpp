@@ -1,0 +1,439 @@
+//===- SharedCache.cpp - Redis tier behind the local cache ----------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Cache/SharedCache.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/BLAKE3.h"
+#include "llvm/Support/BinaryByteStream.h"
+#include "llvm/Support/BinaryStreamReader.h"
+#include "llvm/Support/BinaryStreamWriter.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <random>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace llvm;
+using namespace mlir::xpu;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+/// How long an unavailable server is left alone before the next try.
+constexpr auto kRetryAfter = std::chrono::seconds(30);
+/// Idle connections kept per tier.
+constexpr size_t kMaxIdle = 16;
+/// Bounds of settings from the environment.
+constexpr uint64_t kMaxMs = 3600 * 1000;
+
+Expected<std::chrono::milliseconds>
+getEnvMs(const char *name, uint64_t defaultMs, bool allowZero) {
+  std::optional<std::string> value = sys::Process::GetEnv(name);
+  if (!value || value->empty())
+    return std::chrono::milliseconds(defaultMs);
+  uint64_t ms;
+  StringRef text(*value);
+  if (!all_of(text, isDigit) || text.getAsInteger(10, ms) || ms > kMaxMs ||
+      (!allowZero && ms == 0))
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("invalid {0} '{1}': expected milliseconds from {2} to {3}",
+                name, text, allowZero ? 0 : 1, kMaxMs));
+  return std::chrono::milliseconds(ms);
+}
+} // namespace
+
+Expected<std::optional<SharedCacheConfig>>
+mlir::xpu::resolveSharedCache(StringRef option) {
+  std::string url = option.str();
+  std::string origin = "cache-url";
+  if (url.empty()) {
+    url = sys::Process::GetEnv("XPU_CODEGEN_CACHE_URL").value_or("");
+    origin = "XPU_CODEGEN_CACHE_URL";
+  }
+  if (url.empty() || url == "none")
+    return std::nullopt;
+  Expected<RedisURL> parsed = parseRedisURL(url);
+  if (!parsed)
+    return createStringError(inconvertibleErrorCode(),
+                             "invalid " + origin + " " +
+                                 toString(parsed.takeError()));
+  SharedCacheConfig config;
+  config.url = std::move(*parsed);
+  Expected<std::chrono::milliseconds> connect =
+      getEnvMs("XPU_CODEGEN_CACHE_CONNECT_TIMEOUT_MS", 1000, false);
+  if (!connect)
+    return connect.takeError();
+  Expected<std::chrono::milliseconds> command =
+      getEnvMs("XPU_CODEGEN_CACHE_TIMEOUT_MS", 5000, false);
+  if (!command)
+    return command.takeError();
+  Expected<std::chrono::milliseconds> lock =
+      getEnvMs("XPU_CODEGEN_CACHE_LOCK_MS", 10000, true);
+  if (!lock)
+    return lock.takeError();
+  config.timeouts.connect = *connect;
+  config.timeouts.command = *command;
+  config.lockTime = *lock;
+  return config;
+}
+
+//===----------------------------------------------------------------------===//
+// The process-wide tiers
+//===----------------------------------------------------------------------===//
+
+namespace mlir::xpu {
+/// Tiers by URL and settings, never destroyed. A forked child never uses
+/// its parent's connections (they share sockets): fork() holds every tier's
+/// lock, and the child drops the connections it inherited.
+struct SharedCacheRegistry {
+  std::mutex mutex;
+  StringMap<std::shared_ptr<SharedCacheTier>> tiers;
+
+  static SharedCacheRegistry &get() {
+    static SharedCacheRegistry *registry = [] {
+      static SharedCacheRegistry *created = new SharedCacheRegistry();
+      ::pthread_atfork(
+          [] {
+            created->mutex.lock();
+            for (auto &entry : created->tiers)
+              entry.second->mutex.lock();
+          },
+          [] {
+            for (auto &entry : created->tiers)
+              entry.second->mutex.unlock();
+            created->mutex.unlock();
+          },
+          [] {
+            for (auto &entry : created->tiers) {
+              entry.second->dropConnectionsAfterFork();
+              entry.second->mutex.unlock();
+            }
+            created->mutex.unlock();
+          });
+      return created;
+    }();
+    return *registry;
+  }
+};
+} // namespace mlir::xpu
+
+std::shared_ptr<SharedCacheTier>
+SharedCacheTier::get(const SharedCacheConfig &config) {
+  SharedCacheRegistry &registry = SharedCacheRegistry::get();
+  std::string id =
+      formatv("{0} {1} {2} {3} {4}", config.url.str(),
+              config.timeouts.connect.count(), config.timeouts.command.count(),
+              config.lockTime.count(), config.maxValueBytes);
+  std::lock_guard<std::mutex> lock(registry.mutex);
+  std::shared_ptr<SharedCacheTier> &tier = registry.tiers[id];
+  if (!tier)
+    tier = std::make_shared<SharedCacheTier>(config);
+  return tier;
+}
+
+SharedCacheTier::SharedCacheTier(const SharedCacheConfig &config)
+    : config(config), ownerPid(::getpid()) {}
+
+void SharedCacheTier::dropConnectionsAfterFork() {
+  // The sockets are the parent's too: close only this process's
+  // descriptors (nothing is sent), and forget the parent's locks.
+  idle.clear();
+  locks.clear();
+  ownerPid = ::getpid();
+}
+
+void SharedCacheTier::warnOnce(const std::string &message) {
+  if (std::exchange(warned, true))
+    return;
+  warnings.push_back(message);
+}
+
+void SharedCacheTier::markFailed(const std::string &message) {
+  ++failures;
+  idle.clear();
+  unavailableUntil = Clock::now() + kRetryAfter;
+  // (`message` names the server.)
+  warnOnce("shared compile cache unavailable (" + message +
+           "): using the local cache only");
+}
+
+bool SharedCacheTier::isAvailable() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return Clock::now() >= unavailableUntil;
+}
+
+std::vector<std::string> SharedCacheTier::takeWarnings() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return std::exchange(warnings, {});
+}
+
+SharedCacheTier::Outcome SharedCacheTier::run(ArrayRef<StringRef> args,
+                                              unsigned accepted,
+                                              uint64_t maxReplyBytes,
+                                              RedisReply &reply) {
+  std::unique_ptr<RedisConnection> connection;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (ownerPid != ::getpid())
+      dropConnectionsAfterFork();
+    if (Clock::now() < unavailableUntil)
+      return Outcome::Unavailable;
+    if (!idle.empty()) {
+      connection = std::move(idle.back());
+      idle.pop_back();
+    }
+  }
+  if (!connection) {
+    Expected<std::unique_ptr<RedisConnection>> connected =
+        RedisConnection::connect(config.url, config.timeouts);
+    if (!connected) {
+      std::string message = toString(connected.takeError());
+      std::lock_guard<std::mutex> lock(mutex);
+      markFailed(message);
+      return Outcome::Unavailable;
+    }
+    connection = std::move(*connected);
+  }
+  Expected<RedisReply> result =
+      connection->command(args, accepted, maxReplyBytes);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!result) {
+    Outcome outcome = Outcome::Unavailable;
+    handleAllErrors(
+        result.takeError(),
+        [&](const RedisReplyTooLargeError &) { outcome = Outcome::TooLarge; },
+        [&](const ErrorInfoBase &error) { markFailed(error.message()); });
+    return outcome;
+  }
+  if (idle.size() < kMaxIdle && ownerPid == ::getpid())
+    idle.push_back(std::move(connection));
+  reply = std::move(*result);
+  if (reply.kind == RedisReply::Kind::Error) {
+    ++failures;
+    warnOnce(formatv("shared compile cache {0} refused {1} ({2}): builds "
+                     "that need it are not shared",
+                     config.url.str(), args.front(), reply.str)
+                 .str());
+  }
+  return Outcome::Reply;
+}
+
+std::optional<std::string> SharedCacheTier::getValue(StringRef key) {
+  RedisReply reply;
+  if (run({"GET", key}, RedisString | RedisNil, config.maxValueBytes, reply) !=
+          Outcome::Reply ||
+      reply.kind != RedisReply::Kind::String)
+    return std::nullopt;
+  return std::move(reply.str);
+}
+
+void SharedCacheTier::setValue(StringRef key, StringRef value) {
+  if (value.size() > config.maxValueBytes)
+    return;
+  RedisReply reply;
+  (void)run({"SET", key, value}, RedisStatus, 64 * 1024, reply);
+}
+
+std::optional<bool> SharedCacheTier::exists(StringRef key) {
+  RedisReply reply;
+  if (run({"EXISTS", key}, RedisInteger, 64 * 1024, reply) != Outcome::Reply ||
+      reply.kind != RedisReply::Kind::Integer)
+    return std::nullopt;
+  return reply.integer != 0;
+}
+
+bool SharedCacheTier::tryLock(StringRef lock, bool &available) {
+  available = true;
+  static std::mutex randomMutex;
+  std::string token;
+  {
+    std::lock_guard<std::mutex> guard(randomMutex);
+    static std::mt19937_64 random(std::random_device{}());
+    token = formatv("{0:x}-{1:x16}{2:x16}", ::getpid(), random(), random());
+  }
+  std::string ms = std::to_string(config.lockTime.count());
+  RedisReply reply;
+  Outcome outcome = run({"SET", lock, token, "NX", "PX", ms},
+                        RedisStatus | RedisNil, 64 * 1024, reply);
+  if (outcome != Outcome::Reply || reply.kind == RedisReply::Kind::Error) {
+    available = false;
+    return false;
+  }
+  if (!reply.isStatus("OK"))
+    return false;
+  std::lock_guard<std::mutex> guard(mutex);
+  locks[lock] = std::move(token);
+  return true;
+}
+
+void SharedCacheTier::unlock(StringRef lock) {
+  std::string token;
+  {
+    std::lock_guard<std::mutex> guard(mutex);
+    auto it = locks.find(lock);
+    if (it == locks.end())
+      return;
+    token = std::move(it->second);
+    locks.erase(it);
+  }
+  // Delete the lock only if it is still ours (it may have expired and been
+  // taken by another process).
+  static constexpr StringLiteral kCompareAndDelete =
+      "if redis.call('get', KEYS[1]) == ARGV[1] then "
+      "return redis.call('del', KEYS[1]) else return 0 end";
+  RedisReply reply;
+  (void)run({"EVAL", kCompareAndDelete, "1", lock, token}, RedisInteger,
+            64 * 1024, reply);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared compiler identities
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr uint32_t kSharedIdentityVersion = 1;
+/// Bounds of a record: the compiler maps tens of files.
+constexpr uint32_t kMaxIdentityFiles = 4096;
+constexpr uint32_t kMaxString = 64 * 1024;
+/// Larger files are not libraries we would read.
+constexpr uint64_t kMaxIdentityFileSize = uint64_t(4) << 30;
+
+/// Size and BLAKE3 of the regular file at `path`. The path may come from
+/// the server: a symlink, a FIFO, a device or a huge file is never read.
+std::optional<std::pair<uint64_t, std::string>>
+getFileDigest(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return std::nullopt;
+  sys::fs::file_t file = sys::fs::convertFDToNativeFile(fd);
+  scope_exit closeFile([&] { sys::fs::closeFile(file); });
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+      uint64_t(st.st_size) > kMaxIdentityFileSize)
+    return std::nullopt;
+  uint64_t size = uint64_t(st.st_size);
+  BLAKE3 hasher;
+  if (size) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getOpenFile(
+        file, path, size, /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return std::nullopt;
+    hasher.update((*buffer)->getBuffer());
+  }
+  BLAKE3Result<> digest = hasher.final();
+  return std::make_pair(size, std::string(digest.begin(), digest.end()));
+}
+
+Error writeString(BinaryStreamWriter &writer, StringRef text) {
+  if (Error error = writer.writeInteger<uint32_t>(text.size()))
+    return error;
+  return writer.writeFixedString(text);
+}
+
+bool readString(BinaryStreamReader &reader, StringRef &text) {
+  uint32_t size;
+  if (errorToBool(reader.readInteger(size)) || size > kMaxString)
+    return false;
+  return !errorToBool(reader.readFixedString(text, size));
+}
+} // namespace
+
+std::string mlir::xpu::encodeSharedIdentity(StringRef context,
+                                            StringRef identity,
+                                            ArrayRef<std::string> files,
+                                            std::string &error) {
+  if (files.empty() || files.size() > kMaxIdentityFiles) {
+    error = "no files or too many files to identify the compiler by";
+    return {};
+  }
+  AppendingBinaryByteStream stream(llvm::endianness::little);
+  BinaryStreamWriter writer(stream);
+  auto write = [&]() -> Error {
+    if (Error e = writer.writeInteger<uint32_t>(kSharedIdentityVersion))
+      return e;
+    if (Error e = writeString(writer, context))
+      return e;
+    if (Error e = writeString(writer, identity))
+      return e;
+    if (Error e = writer.writeInteger<uint32_t>(files.size()))
+      return e;
+    for (const std::string &path : files) {
+      std::optional<std::pair<uint64_t, std::string>> digest =
+          getFileDigest(path);
+      if (!digest)
+        return createStringError(inconvertibleErrorCode(),
+                                 "cannot read '" + path + "'");
+      if (Error e = writeString(writer, path))
+        return e;
+      if (Error e = writer.writeInteger<uint64_t>(digest->first))
+        return e;
+      if (Error e = writer.writeFixedString(digest->second))
+        return e;
+    }
+    return Error::success();
+  };
+  if (Error e = write()) {
+    error = toString(std::move(e));
+    return {};
+  }
+  ArrayRef<uint8_t> data = stream.data();
+  return std::string(data.begin(), data.end());
+}
+
+std::optional<std::string>
+mlir::xpu::verifySharedIdentity(StringRef record, StringRef context,
+                                std::vector<std::string> &files) {
+  BinaryStreamReader reader(record, llvm::endianness::little);
+  uint32_t version = 0, count = 0;
+  StringRef storedContext, identity;
+  if (errorToBool(reader.readInteger(version)) ||
+      version != kSharedIdentityVersion || !readString(reader, storedContext) ||
+      storedContext != context || !readString(reader, identity) ||
+      identity.empty() || errorToBool(reader.readInteger(count)) ||
+      count == 0 || count > kMaxIdentityFiles)
+    return std::nullopt;
+  std::vector<std::pair<std::string, std::pair<uint64_t, std::string>>> listed;
+  for (uint32_t i = 0; i < count; ++i) {
+    StringRef path, digest;
+    uint64_t size;
+    if (!readString(reader, path) || errorToBool(reader.readInteger(size)) ||
+        errorToBool(reader.readFixedString(digest, 32)))
+      return std::nullopt;
+    // Only absolute paths without NULs: what /proc/<pid>/maps lists.
+    if (!sys::path::is_absolute(path) || path.contains('\0'))
+      return std::nullopt;
+    listed.push_back({path.str(), {size, digest.str()}});
+  }
+  if (reader.bytesRemaining() != 0)
+    return std::nullopt;
+  // Sizes first: a mismatch costs no reading.
+  for (const auto &[path, expected] : listed) {
+    sys::fs::file_status status;
+    if (sys::fs::status(path, status, /*Follow=*/false) ||
+        status.type() != sys::fs::file_type::regular_file ||
+        status.getSize() != expected.first)
+      return std::nullopt;
+  }
+  for (const auto &[path, expected] : listed) {
+    std::optional<std::pair<uint64_t, std::string>> digest =
+        getFileDigest(path);
+    if (!digest || *digest != expected)
+      return std::nullopt;
+  }
+  files.clear();
+  for (auto &entry : listed)
+    files.push_back(std::move(entry.first));
+  return identity.str();
+}
