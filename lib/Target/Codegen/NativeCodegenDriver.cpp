@@ -109,6 +109,20 @@ static std::string getIdentityContext(WorkerBackend backend) {
   return context;
 }
 
+std::optional<CachedCompilerIdentity> mlir::xpu::lookupCachedCompilerIdentity(
+    const CompileCache &cache, BackendKind backend, const DeviceInfo &device) {
+  llvm::Expected<BackendChoice> choice = selectBackend(backend, device);
+  if (!choice) {
+    llvm::consumeError(choice.takeError());
+    return std::nullopt;
+  }
+  std::optional<std::string> identity =
+      cache.lookupCompilerIdentity(getIdentityContext(choice->worker));
+  if (!identity)
+    return std::nullopt;
+  return CachedCompilerIdentity{choice->name.str(), std::move(*identity)};
+}
+
 struct NativeCodegenDriver::Impl {
   WorkerPool *pool = nullptr;
   /// Warnings for takeWarnings(); cacheWriteFailed makes the cache's one.

@@ -76,6 +76,10 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
       {"attempts", std::move(attempts)},
       {"kernels", std::move(kernels)},
   };
+  // Which cache level the result came from: "build" here (every build was
+  // in the cache); "module" when xpu-module-cache replays the whole module.
+  if (result.cache == "hit")
+    entry["cache_level"] = "build";
   // The sub-group size the module's kernels require, when they agree.
   if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
     entry["subgroup_size"] = *size;

@@ -144,6 +144,25 @@ getCommonRequiredSubgroupSize(const ModuleCompileResult &result);
 /// "small", "large" or "default".
 llvm::StringRef getEffectiveGRFMode(const BuildAttempt &attempt);
 
+class CompileCache;
+struct DeviceInfo;
+
+/// A compiler identity the cache holds, and the backend it belongs to.
+struct CachedCompilerIdentity {
+  /// "ocloc" or "level-zero".
+  std::string backend;
+  std::string identity;
+};
+
+/// The identity of the compiler that `backend` resolves to for `device`
+/// (as the driver resolves it), as the driver would read it from `cache`,
+/// without starting a compiler: std::nullopt when the cache does not hold
+/// it (or it is stale) or no backend can be chosen. (`auto` probes Level
+/// Zero in a worker where a GPU may be present, as the driver does.)
+std::optional<CachedCompilerIdentity>
+lookupCachedCompilerIdentity(const CompileCache &cache, BackendKind backend,
+                             const DeviceInfo &device);
+
 class NativeCodegenDriver {
 public:
   static llvm::Expected<std::unique_ptr<NativeCodegenDriver>>

@@ -36,13 +36,15 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
   if (name != kGRFModeAttrName && name != kDeviceArchAttrName &&
       name != kSpillAttrName && name != kPressureAttrName &&
       name != kAutoPlanAttrName && name != kErrorAttrName &&
-      name != kDuplicatesAttrName)
+      name != kDuplicatesAttrName && name != kModuleCacheKeyAttrName &&
+      name != kModuleCacheHitAttrName && name != kSplitFromAttrName)
     return op->emitOpError()
            << "has unknown xpu attribute '" << name << "'; expected one of '"
            << kGRFModeAttrName << "', '" << kDeviceArchAttrName << "', '"
            << kSpillAttrName << "', '" << kPressureAttrName << "', '"
            << kAutoPlanAttrName << "', '" << kErrorAttrName << "', '"
-           << kDuplicatesAttrName << "'";
+           << kDuplicatesAttrName << "', '" << kModuleCacheKeyAttrName << "', '"
+           << kModuleCacheHitAttrName << "', '" << kSplitFromAttrName << "'";
   if (!canCarryXPUAttrs(op))
     return op->emitOpError()
            << "'" << name
@@ -83,7 +85,8 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
                                   "gpu.module or gpu.binary";
     return success();
   }
-  if (name == kErrorAttrName) {
+  if (name == kErrorAttrName || name == kModuleCacheKeyAttrName ||
+      name == kModuleCacheHitAttrName || name == kSplitFromAttrName) {
     if (!isa<StringAttr>(attr.getValue()) ||
         !isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
       return op->emitOpError() << "'" << name

@@ -33,6 +33,23 @@ static void addHostLowering(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+/// The options that can change what the pipeline makes of a module, for
+/// the module cache's keys: all of them (options added later included) but
+/// those that only say where and how fast.
+static std::string
+getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
+  CodegenPipelineOptions keyed;
+  keyed.copyOptionValuesFrom(options);
+  keyed.jobs = 0;
+  keyed.cacheDir = "";
+  keyed.cacheMaxSize = "";
+  keyed.report = "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  keyed.print(os);
+  return text;
+}
+
 void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
                                      const CodegenPipelineOptions &options) {
   XPUAttachTargetOptions attach;
@@ -50,6 +67,14 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   pm.addPass(createXPUSelectGRFMode(select));
   if (options.dedupe)
     pm.addPass(createXPUDedupeModules());
+
+  // The cache level before lowering: a module compiled before is replaced by
+  // its binaries here and skips everything below.
+  XPUModuleCacheOptions moduleCache;
+  moduleCache.cacheDir = options.cacheDir;
+  moduleCache.backend = options.backend;
+  moduleCache.pipelineKey = getModuleCachePipelineKey(options);
+  pm.addPass(createXPUModuleCache(moduleCache));
 
   // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
   // a time; a module that fails is marked and reported at the end.

@@ -82,10 +82,13 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
                                         module.getName(), /*handler=*/nullptr,
                                         builder.getArrayAttr(objects));
     // The GRF decision's inputs move with the code: the mode, and for auto
-    // modules the pressure estimate and the plan of xpu-select-grf-mode.
+    // modules the pressure estimate and the plan of xpu-select-grf-mode;
+    // also the module cache's digest, under which xpu-native-codegen stores
+    // the outcome.
     for (StringRef name :
          {XPUDialect::kGRFModeAttrName, XPUDialect::kPressureAttrName,
-          XPUDialect::kAutoPlanAttrName, XPUDialect::kDuplicatesAttrName})
+          XPUDialect::kAutoPlanAttrName, XPUDialect::kDuplicatesAttrName,
+          XPUDialect::kModuleCacheKeyAttrName})
       if (Attribute attr = module->getAttr(name))
         binary->setAttr(name, attr);
     module.erase();

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/ModuleCache.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/Cache/SharedCache.h"
@@ -82,6 +83,8 @@ struct ReportSlot {
   /// A module xpu-dedupe-modules folded into the request's: its entry is
   /// the request's, under its own name.
   std::string duplicate;
+  /// The gpu.binary (or failed gpu.module) the entry is about.
+  Operation *op = nullptr;
 };
 
 struct NativeCodegenPass
@@ -145,6 +148,7 @@ struct NativeCodegenPass
     }
 
     moduleFailures = 0;
+    cacheWarned = false;
     SmallVector<ObjectSlot> slots;
     std::vector<ModuleCompileRequest> requests;
     std::vector<ReportSlot> reportSlots;
@@ -161,9 +165,11 @@ struct NativeCodegenPass
         return signalPassFailure();
       }
       results = (*driver)->compile(requests);
-      for (const std::string &warning : (*driver)->takeWarnings())
+      for (const std::string &warning : (*driver)->takeWarnings()) {
         mlir::emitWarning(getOperation().getLoc())
             << "xpu-native-codegen: " << warning;
+        cacheWarned = true;
+      }
     }
 
     std::vector<std::optional<llvm::json::Value>> resultEntries =
@@ -172,6 +178,7 @@ struct NativeCodegenPass
     for (ReportSlot &slot : reportSlots)
       entries.push_back(slot.entry ? std::move(*slot.entry)
                                    : getEntry(slot, resultEntries));
+    storeInModuleCache(reportSlots, entries);
 
     // The report is written even when some modules failed: it is how the
     // caller learns what did compile.
@@ -187,6 +194,71 @@ struct NativeCodegenPass
     if (reportFailed ||
         failed(finishModuleStage(moduleFailures, /*keepGoing=*/false)))
       signalPassFailure();
+  }
+
+  /// Stores what each module that missed the module cache (xpu-module-cache)
+  /// produced, and removes the helper attributes of the flow.
+  void storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
+                          ArrayRef<llvm::json::Value> entries) {
+    std::optional<CompileCache> cache;
+    llvm::MapVector<Operation *, BinaryOutcome> outcomes;
+    if (std::optional<std::string> dir =
+            CompileCache::resolveDirectory(cacheDir)) {
+      cache.emplace(*dir);
+      for (auto [slot, entry] : llvm::zip_equal(reportSlots, entries)) {
+        BinaryOutcome &outcome = outcomes[slot.op];
+        const llvm::json::Object *object = entry.getAsObject();
+        outcome.failed |= !object || object->get("error");
+        outcome.entries.push_back(entry);
+      }
+      for (auto &[op, diagnostics] : binaryDiagnostics)
+        outcomes[op].diagnostics = std::move(diagnostics);
+    }
+    binaryDiagnostics.clear();
+    // Best effort, as the build cache: a store that fails costs a later run
+    // its lowering, nothing else.
+    llvm::Error error =
+        storeModuleCacheEntries(getOperation(), cache, backend, outcomes);
+    if (!error)
+      return;
+    // One warning about the cache per run is enough.
+    if (cacheWarned) {
+      llvm::consumeError(std::move(error));
+      return;
+    }
+    mlir::emitWarning(getOperation().getLoc())
+        << "xpu-native-codegen: cannot write the compile cache in '"
+        << cache->getDirectory() << "' (" << llvm::toString(std::move(error))
+        << "): modules are not cached";
+  }
+
+  /// Diagnostics emitted at each binary, which the module cache replays.
+  llvm::DenseMap<Operation *,
+                 std::vector<std::pair<DiagnosticSeverity, std::string>>>
+      binaryDiagnostics;
+  /// Whether the driver warned about the cache already.
+  bool cacheWarned = false;
+
+  /// Emits `message` at `binary` and records it for the module cache.
+  void diagnose(Operation *binary, DiagnosticSeverity severity,
+                const Twine &message) {
+    std::string text = message.str();
+    Location loc = getLineLoc(binary);
+    switch (severity) {
+    case DiagnosticSeverity::Warning:
+      mlir::emitWarning(loc) << text;
+      break;
+    case DiagnosticSeverity::Remark:
+      mlir::emitRemark(loc) << text;
+      break;
+    case DiagnosticSeverity::Error:
+      mlir::emitError(loc) << text;
+      break;
+    case DiagnosticSeverity::Note:
+      // Notes belong to another diagnostic; never emitted on their own here.
+      return;
+    }
+    binaryDiagnostics[binary].emplace_back(severity, std::move(text));
   }
 
   /// The report entry of a request slot (a copy under the folded module's
@@ -258,7 +330,8 @@ struct NativeCodegenPass
           << "xpu-native-codegen: " << getExcerpt(message) << " (module '"
           << name << "', arch '" << arch << "')";
     reportSlots.push_back(
-        {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0, ""});
+        {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0, "",
+         op});
     ++numFailed;
     ++moduleFailures;
   }
@@ -284,6 +357,10 @@ struct NativeCodegenPass
   void collectBinary(gpu::BinaryOp binary, SmallVectorImpl<ObjectSlot> &slots,
                      std::vector<ModuleCompileRequest> &requests,
                      std::vector<ReportSlot> &reportSlots) {
+    if (binary->hasAttr(XPUDialect::kModuleCacheHitAttrName)) {
+      replayModuleCacheHit(binary, reportSlots);
+      return;
+    }
     for (auto [index, attr] : llvm::enumerate(binary.getObjects())) {
       auto object = cast<gpu::ObjectAttr>(attr);
       TargetAttr target = dyn_cast<TargetAttr>(object.getTarget());
@@ -294,14 +371,33 @@ struct NativeCodegenPass
       if (failed(spirv) || spirv->empty())
         continue;
       slots.push_back({binary, static_cast<unsigned>(index), target});
-      reportSlots.push_back({std::nullopt, requests.size(), ""});
+      reportSlots.push_back({std::nullopt, requests.size(), "", binary});
       if (auto duplicates =
               binary->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName))
         for (auto name : duplicates.getAsRange<StringAttr>())
-          reportSlots.push_back({std::nullopt, requests.size(), name.str()});
+          reportSlots.push_back(
+              {std::nullopt, requests.size(), name.str(), binary});
       requests.push_back(
           getCompileRequest(binary, binary.getName(), target, *spirv));
     }
+  }
+
+  /// A binary that xpu-module-cache took from the cache: what the run that
+  /// stored it reported and diagnosed, again, with nothing compiled.
+  void replayModuleCacheHit(gpu::BinaryOp binary,
+                            std::vector<ReportSlot> &reportSlots) {
+    std::vector<std::pair<DiagnosticSeverity, std::string>> diagnostics;
+    FailureOr<std::vector<llvm::json::Value>> entries =
+        takeModuleCacheHit(binary, diagnostics);
+    if (failed(entries)) {
+      addFailure(binary, binary.getName(), "",
+                 "malformed xpu.module_cache_hit attribute", reportSlots);
+      return;
+    }
+    for (auto &[severity, message] : diagnostics)
+      diagnose(binary, severity, message);
+    for (llvm::json::Value &entry : *entries)
+      reportSlots.push_back({std::move(entry), 0, "", binary});
   }
 
   /// The SPIR-V of an #xpu.target object; empty when it is already native.
@@ -373,18 +469,21 @@ struct NativeCodegenPass
     const GRFDecision &decision = result.decision;
     const BuildAttempt &chosen = decision.getChosen();
     if (!result.validation.empty())
-      mlir::emitWarning(getLineLoc(slot.binary))
-          << "xpu-native-codegen: SPIRV-Tools rejects the SPIR-V of '"
-          << result.name << "' (compiled anyway in an isolated worker; "
-          << "validate-spirv=strict makes this an error): "
-          << getExcerpt(result.validation);
+      diagnose(slot.binary, DiagnosticSeverity::Warning,
+               "xpu-native-codegen: SPIRV-Tools rejects the SPIR-V of '" +
+                   result.name +
+                   "' (compiled anyway in an isolated worker; "
+                   "validate-spirv=strict makes this an error): " +
+                   getExcerpt(result.validation));
     if (remarks)
-      mlir::emitRemark(getLineLoc(slot.binary))
-          << "xpu-native-codegen: '" << result.name << "' on " << result.arch
-          << ": " << getEffectiveGRFMode(chosen)
-          << " GRF (n_regs = " << result.nRegs << ", " << chosen.spillSize
-          << " bytes spilled, backend " << result.backend
-          << "): " << decision.reason;
+      diagnose(slot.binary, DiagnosticSeverity::Remark,
+               llvm::formatv("xpu-native-codegen: '{0}' on {1}: {2} GRF "
+                             "(n_regs = {3}, {4} bytes spilled, backend "
+                             "{5}): {6}",
+                             result.name, result.arch,
+                             getEffectiveGRFMode(chosen), result.nRegs,
+                             chosen.spillSize, result.backend,
+                             decision.reason));
     // A forced mode that spills is worth a warning: the user chose it.
     bool forced =
         decision.attempts.size() == 1 &&
@@ -393,11 +492,12 @@ struct NativeCodegenPass
     if (forced && chosen.spillSize > 0)
       for (const KernelMeasurement &kernel : chosen.kernels)
         if (kernel.spillSize > 0)
-          mlir::emitWarning(getLineLoc(slot.binary))
-              << "xpu-native-codegen: kernel '" << kernel.name << "' spills "
-              << kernel.spillSize << " bytes per thread in "
-              << stringifyBuildGRF(chosen.mode) << " GRF mode on "
-              << result.arch;
+          diagnose(slot.binary, DiagnosticSeverity::Warning,
+                   llvm::formatv("xpu-native-codegen: kernel '{0}' spills "
+                                 "{1} bytes per thread in {2} GRF mode on "
+                                 "{3}",
+                                 kernel.name, kernel.spillSize,
+                                 stringifyBuildGRF(chosen.mode), result.arch));
   }
 };
 } // namespace

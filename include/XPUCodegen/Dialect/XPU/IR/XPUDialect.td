@@ -34,6 +34,10 @@ def XPU_Dialect : Dialect {
     them wherever they appear. `xpu.error` (a string) marks a `gpu.module`
     that failed to lower or emit: later stages skip it, the other modules
     still compile, and `xpu-native-codegen` reports it.
+    `xpu.module_cache_key`, `xpu.module_cache_hit` and `xpu.split_from`
+    (strings on `gpu.module` or `gpu.binary`) are helper attributes between
+    the passes of the flow (`xpu-module-cache`, `xpu-native-codegen`); they
+    do not remain in its output.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -53,6 +57,19 @@ def XPU_Dialect : Dialect {
     /// up to symbol names), for the report.
     static constexpr ::llvm::StringLiteral kDuplicatesAttrName =
         "xpu.duplicates";
+    /// Helper attributes of the module cache (xpu-module-cache), gone from
+    /// the final IR: the digest of a module that missed, carried to its
+    /// binary so xpu-native-codegen stores the outcome; and on a binary a
+    /// hit replayed, the report entries and diagnostics to replay.
+    static constexpr ::llvm::StringLiteral kModuleCacheKeyAttrName =
+        "xpu.module_cache_key";
+    static constexpr ::llvm::StringLiteral kModuleCacheHitAttrName =
+        "xpu.module_cache_hit";
+    /// On a gpu.binary that xpu-native-codegen split from another one (a
+    /// kernel that needs another GRF mode): the name of that binary. A
+    /// helper attribute, gone from the final IR.
+    static constexpr ::llvm::StringLiteral kSplitFromAttrName =
+        "xpu.split_from";
 
   private:
     void registerAttributes();

@@ -150,6 +150,61 @@ def XPUDedupeModules : Pass<"xpu-dedupe-modules", "::mlir::ModuleOp"> {
   ];
 }
 
+def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
+  let summary = "Replace gpu.module ops by the native binaries a previous "
+                "run cached for them, before lowering";
+  let description = [{
+    Looks every `#xpu.target` `gpu.module` up in the persistent compile
+    cache (`cache-dir`, as `xpu-native-codegen`), keyed on the module's
+    canonical form (with locations only when they carry debug information
+    into the binary), `pipeline-key` (what else decides the output:
+    `xpu-codegen-pipeline` passes its options there, all but `jobs`,
+    `cache-dir`, `cache-max-size` and `report`), the compiler identity of
+    each target's backend, the project and LLVM versions and a format
+    version.
+
+    On a hit the module is replaced by exactly what the run that stored the
+    entry produced for it: its `gpu.binary` op(s) (a kernel split into a
+    binary of its own included), the `gpu.launch_func` rewrites, and its
+    report entries and diagnostics, which `xpu-native-codegen` replays
+    (the report says `"cache": "hit"`, `"cache_level": "module"`). Nothing
+    of it is lowered, emitted or compiled: a fully warm run starts no
+    process.
+
+    On a miss the module is marked with its digest
+    (`xpu.module_cache_key`) and `xpu-native-codegen` stores the outcome
+    once every binary derived from it compiled. The compiler identity comes
+    from the cache (as the native compile reads it), so a run whose compiler
+    identity is not cached yet cannot hit, and stores afterwards. Modules
+    marked `xpu.error` are left alone, and failed modules are never stored.
+    `cache-dir=none` disables the pass. See docs/Caching.md.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
+           "Persistent cache directory ('none' disables; default: "
+           "$XPU_CODEGEN_CACHE_DIR or ~/.cache/xpu-codegen)">,
+    Option<"backend", "backend", "::mlir::xpu::BackendKind",
+           /*default=*/"::mlir::xpu::BackendKind::Auto",
+           "Native compiler of xpu-native-codegen, for the compiler identity",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::xpu::BackendKind::Auto, "auto",
+                        "Level Zero with a matching Intel GPU, else ocloc"),
+             clEnumValN(::mlir::xpu::BackendKind::Ocloc, "ocloc",
+                        "IGC through libocloc (no GPU needed)"),
+             clEnumValN(::mlir::xpu::BackendKind::LevelZero, "level-zero",
+                        "the Level Zero driver's compiler"))}]>,
+    Option<"pipelineKey", "pipeline-key", "std::string", /*default=*/"\"\"",
+           "What else decides the output (the options of the later passes); "
+           "part of every key">,
+  ];
+  let statistics = [
+    Statistic<"numHits", "hits", "Modules replaced from the cache">,
+    Statistic<"numMisses", "misses", "Modules looked up and not found">,
+  ];
+}
+
 def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower the device code of an #xpu.target gpu.module to LLVM "
                 "and XeVM";
