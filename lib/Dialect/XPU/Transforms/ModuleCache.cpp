@@ -580,7 +580,9 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     if (binaries.size() != record.binaries.size() ||
         binaries.front().getName() != module.getName())
       return failure();
-    Operation *symbolTable = SymbolTable::getNearestSymbolTable(module);
+    // The table the module's name lives in (the module is one itself).
+    Operation *symbolTable =
+        SymbolTable::getNearestSymbolTable(module->getParentOp());
     for (gpu::BinaryOp binary : ArrayRef(binaries).drop_front())
       if (SymbolTable::lookupSymbolIn(symbolTable, binary.getNameAttr()))
         return failure();

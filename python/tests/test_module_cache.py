@@ -1,0 +1,37 @@
+"""The cache level before lowering (xpu-module-cache) on the MLIR path.
+
+A warm compile of MLIR text takes every module from the cache: it lowers,
+emits and compiles nothing (llc would fail here) and returns the same
+binaries and facts, with the report saying which cache level hit.
+"""
+
+import xpu_codegen
+
+from conftest import EXAMPLES
+
+
+def test_warm_mlir_compile_skips_lowering(tmp_path, monkeypatch):
+    text = (EXAMPLES / "mixed_modes.mlir").read_text()
+    cold = xpu_codegen.compile(text, cache_dir=tmp_path, backend="ocloc")
+    assert [m.cache for m in cold] == ["miss", "miss"]
+    assert all("cache_level" not in m.report_entry for m in cold)
+
+    monkeypatch.setenv("XPU_CODEGEN_LLC", "/bin/false")
+    warm = xpu_codegen.compile(text, cache_dir=tmp_path, backend="ocloc")
+    assert [m.name for m in warm] == [m.name for m in cold]
+    assert [m.binary for m in warm] == [m.binary for m in cold]
+    assert [m.cache for m in warm] == ["hit", "hit"]
+    assert [m.report_entry["cache_level"] for m in warm] == [
+        "module", "module"]
+    assert [(m.grf_mode, m.n_regs, m.build_flags, m.decision) for m in warm] \
+        == [(m.grf_mode, m.n_regs, m.build_flags, m.decision) for m in cold]
+
+
+def test_changed_options_miss(tmp_path, monkeypatch):
+    text = (EXAMPLES / "mixed_modes.mlir").read_text()
+    xpu_codegen.compile(text, cache_dir=tmp_path, backend="ocloc")
+    # Another subgroup size changes the lowering: lowered again (llc runs).
+    [small, large] = xpu_codegen.compile(text, cache_dir=tmp_path,
+                                         backend="ocloc", subgroup_size=32)
+    assert "cache_level" not in small.report_entry
+    assert "cache_level" not in large.report_entry
