@@ -248,8 +248,10 @@ def baseline(path, work, texts, original_of=None, sample=None):
 # --- the project ----------------------------------------------------------
 
 # A top-level line of -mlir-timing's tree: the name two spaces after the
-# wall-time column (nested entries are indented further).
-TIMING_LINE = re.compile(r"^\s*[\d.]+ \(\s*[\d.]+%\)\s+([\d.-]+) "
+# wall-time column (nested entries are indented further). The user-time
+# column is there only when passes ran on several threads (not in a run
+# whose modules all came from the module cache).
+TIMING_LINE = re.compile(r"^\s*(?:[\d.]+ \(\s*[\d.]+%\)\s+)?([\d.-]+) "
                          r"\(\s*[\d.-]+%\)  (\S.*)$")
 
 
