@@ -17,6 +17,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Support/BinaryFields.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/Bytecode/BytecodeReader.h"
@@ -30,8 +31,6 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/Support/BinaryStreamReader.h"
-#include "llvm/Support/EndianStream.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBufferRef.h"
 #include "llvm/Support/SHA256.h"
@@ -160,139 +159,66 @@ mlir::xpu::getModuleCacheKey(const CompileCache &cache, StringRef digest,
 // Payloads
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// Little-endian, length-prefixed fields.
-class PayloadWriter {
-public:
-  PayloadWriter() : os(data), writer(os, llvm::endianness::little) {}
-  void u32(uint32_t value) { writer.write(value); }
-  void bytes(StringRef value) {
-    u32(value.size());
-    os << value;
-  }
-  std::string take() {
-    os.flush();
-    return std::move(data);
-  }
-
-private:
-  std::string data;
-  llvm::raw_string_ostream os;
-  llvm::support::endian::Writer writer;
-};
-
-class PayloadReader {
-public:
-  explicit PayloadReader(StringRef payload)
-      : reader(payload, llvm::endianness::little) {}
-  llvm::Error u32(uint32_t &value) { return reader.readInteger(value); }
-  llvm::Error bytes(StringRef &value) {
-    uint32_t size;
-    if (llvm::Error error = reader.readInteger(size))
-      return error;
-    return reader.readFixedString(value, size);
-  }
-  llvm::Error bytes(std::string &value) {
-    StringRef ref;
-    if (llvm::Error error = bytes(ref))
-      return error;
-    value = ref.str();
-    return llvm::Error::success();
-  }
-  /// A count of items of at least `minSize` bytes each: bounded by what is
-  /// left, so a corrupt count never makes us allocate.
-  llvm::Error count(uint32_t &value, uint32_t minSize) {
-    if (llvm::Error error = u32(value))
-      return error;
-    if (uint64_t(value) * minSize > reader.bytesRemaining())
-      return malformed("count beyond the payload");
-    return llvm::Error::success();
-  }
-  bool atEnd() const { return reader.empty(); }
-  static llvm::Error malformed(const Twine &what) {
-    return llvm::createStringError("malformed module cache entry: " + what);
-  }
-
-private:
-  llvm::BinaryStreamReader reader;
-};
-} // namespace
+static llvm::Error malformed(const Twine &what) {
+  return llvm::createStringError("malformed module cache entry: " + what);
+}
 
 std::string
 mlir::xpu::serializeModuleCacheRecord(const ModuleCacheRecord &record) {
-  PayloadWriter writer;
-  writer.bytes(kPayloadMagic);
-  writer.u32(kPayloadVersion);
-  writer.u32(record.binaries.size());
+  BinaryFieldWriter writer;
+  writer.writeRaw(kPayloadMagic);
+  writer.write<uint32_t>(kPayloadVersion);
+  writer.write<uint64_t>(record.binaries.size());
   for (const ModuleCacheRecord::Binary &binary : record.binaries) {
-    writer.bytes(binary.bytecode);
-    writer.bytes(binary.report);
-    writer.u32(binary.diagnostics.size());
+    writer.writeBytes(binary.bytecode);
+    writer.writeBytes(binary.report);
+    writer.write<uint64_t>(binary.diagnostics.size());
     for (const auto &[severity, message] : binary.diagnostics) {
-      writer.u32(static_cast<uint32_t>(severity));
-      writer.bytes(message);
+      writer.write<uint8_t>(static_cast<uint8_t>(severity));
+      writer.writeBytes(message);
     }
   }
-  writer.u32(record.launches.size());
+  writer.write<uint64_t>(record.launches.size());
   for (const auto &[kernel, binary] : record.launches) {
-    writer.bytes(kernel);
-    writer.bytes(binary);
+    writer.writeBytes(kernel);
+    writer.writeBytes(binary);
   }
   return writer.take();
 }
 
 llvm::Expected<ModuleCacheRecord>
 mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
-  PayloadReader reader(payload);
+  BinaryFieldReader reader(payload);
+  if (reader.readRaw(kPayloadMagic.size()) != kPayloadMagic)
+    return malformed("bad magic");
+  if (reader.readU32() != kPayloadVersion)
+    return malformed("unknown version");
   ModuleCacheRecord record;
-  StringRef magic;
-  uint32_t version = 0, numBinaries = 0, numLaunches = 0;
-  if (llvm::Error error = reader.bytes(magic))
-    return error;
-  if (magic != kPayloadMagic)
-    return PayloadReader::malformed("bad magic");
-  if (llvm::Error error = reader.u32(version))
-    return error;
-  if (version != kPayloadVersion)
-    return PayloadReader::malformed("unknown version");
-  // A binary takes at least 12 bytes (three lengths), a launch 8.
-  if (llvm::Error error = reader.count(numBinaries, 12))
-    return error;
-  if (numBinaries == 0)
-    return PayloadReader::malformed("no binary");
-  for (uint32_t i = 0; i < numBinaries; ++i) {
-    ModuleCacheRecord::Binary &binary = record.binaries.emplace_back();
-    uint32_t numDiagnostics = 0;
-    if (llvm::Error error = reader.bytes(binary.bytecode))
-      return error;
-    if (llvm::Error error = reader.bytes(binary.report))
-      return error;
-    if (llvm::Error error = reader.count(numDiagnostics, 8))
-      return error;
-    for (uint32_t j = 0; j < numDiagnostics; ++j) {
-      uint32_t severity = 0;
-      std::string message;
-      if (llvm::Error error = reader.u32(severity))
-        return error;
-      if (severity > static_cast<uint32_t>(DiagnosticSeverity::Remark))
-        return PayloadReader::malformed("unknown diagnostic severity");
-      if (llvm::Error error = reader.bytes(message))
-        return error;
+  // A binary takes at least 24 bytes (three lengths), a diagnostic 9, a
+  // launch 16: counts beyond what is left are refused before reserving.
+  uint64_t numBinaries = reader.readCount(24);
+  if (reader.failed() || numBinaries == 0)
+    return malformed("no binary");
+  record.binaries.resize(numBinaries);
+  for (ModuleCacheRecord::Binary &binary : record.binaries) {
+    binary.bytecode = reader.readBytes().str();
+    binary.report = reader.readBytes().str();
+    uint64_t numDiagnostics = reader.readCount(9);
+    for (uint64_t i = 0; i < numDiagnostics && !reader.failed(); ++i) {
+      uint8_t severity = reader.readU8();
+      if (severity > static_cast<uint8_t>(DiagnosticSeverity::Remark))
+        return malformed("unknown diagnostic severity");
       binary.diagnostics.emplace_back(DiagnosticSeverity(severity),
-                                      std::move(message));
+                                      reader.readBytes().str());
     }
   }
-  if (llvm::Error error = reader.count(numLaunches, 8))
-    return error;
-  for (uint32_t i = 0; i < numLaunches; ++i) {
-    auto &[kernel, binary] = record.launches.emplace_back();
-    if (llvm::Error error = reader.bytes(kernel))
-      return error;
-    if (llvm::Error error = reader.bytes(binary))
-      return error;
+  uint64_t numLaunches = reader.readCount(16);
+  for (uint64_t i = 0; i < numLaunches && !reader.failed(); ++i) {
+    std::string kernel = reader.readBytes().str();
+    record.launches.emplace_back(std::move(kernel), reader.readBytes().str());
   }
   if (!reader.atEnd())
-    return PayloadReader::malformed("trailing bytes");
+    return malformed("truncated or trailing bytes");
   return record;
 }
 
