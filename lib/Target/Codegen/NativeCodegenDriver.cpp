@@ -109,6 +109,13 @@ static std::string getIdentityContext(WorkerBackend backend) {
   return context;
 }
 
+/// An ocloc identity depends only on the compiler's files, so the shared
+/// tier may hand it to another machine that has the same ones; a Level Zero
+/// identity also names the machine's devices.
+static bool isPortableIdentity(WorkerBackend backend) {
+  return backend == WorkerBackend::Ocloc;
+}
+
 std::optional<CachedCompilerIdentity> mlir::xpu::lookupCachedCompilerIdentity(
     const CompileCache &cache, BackendKind backend, const DeviceInfo &device) {
   llvm::Expected<BackendChoice> choice = selectBackend(backend, device);
@@ -116,8 +123,8 @@ std::optional<CachedCompilerIdentity> mlir::xpu::lookupCachedCompilerIdentity(
     llvm::consumeError(choice.takeError());
     return std::nullopt;
   }
-  std::optional<std::string> identity =
-      cache.lookupCompilerIdentity(getIdentityContext(choice->worker));
+  std::optional<std::string> identity = cache.lookupCompilerIdentity(
+      getIdentityContext(choice->worker), isPortableIdentity(choice->worker));
   if (!identity)
     return std::nullopt;
   return CachedCompilerIdentity{choice->name.str(), std::move(*identity)};
@@ -160,10 +167,7 @@ struct NativeCodegenDriver::Impl {
     if (memo)
       return *memo;
     std::string context;
-    // An ocloc identity depends only on the compiler's files, so the
-    // shared tier may hand it to another machine that has the same ones; a
-    // Level Zero identity also names the machine's devices.
-    bool portable = backend == WorkerBackend::Ocloc;
+    bool portable = isPortableIdentity(backend);
     if (cache) {
       context = getIdentityContext(backend);
       if (std::optional<std::string> identity =

@@ -35,13 +35,14 @@ static void addHostLowering(OpPassManager &pm,
 
 /// The options that can change what the pipeline makes of a module, for
 /// the module cache's keys: all of them (options added later included) but
-/// those that only say where and how fast.
+/// those that only say where results go and how fast they come.
 static std::string
 getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
   CodegenPipelineOptions keyed;
   keyed.copyOptionValuesFrom(options);
   keyed.jobs = 0;
   keyed.cacheDir = "";
+  keyed.cacheUrl = "";
   keyed.cacheMaxSize = "";
   keyed.report = "";
   std::string text;
@@ -72,6 +73,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   // its binaries here and skips everything below.
   XPUModuleCacheOptions moduleCache;
   moduleCache.cacheDir = options.cacheDir;
+  moduleCache.cacheUrl = options.cacheUrl;
   moduleCache.backend = options.backend;
   moduleCache.pipelineKey = getModuleCachePipelineKey(options);
   pm.addPass(createXPUModuleCache(moduleCache));

@@ -222,6 +222,23 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
   return record;
 }
 
+std::optional<CompileCache> mlir::xpu::openCompileCache(StringRef cacheDir,
+                                                        StringRef cacheUrl) {
+  std::optional<std::string> directory =
+      CompileCache::resolveDirectory(cacheDir);
+  if (!directory)
+    return std::nullopt;
+  // xpu-native-codegen reports a bad URL; here it only means no shared tier.
+  llvm::Expected<std::optional<SharedCacheConfig>> shared =
+      resolveSharedCache(cacheUrl);
+  if (!shared) {
+    llvm::consumeError(shared.takeError());
+    return CompileCache(*directory);
+  }
+  return CompileCache(*directory,
+                      *shared ? SharedCacheTier::get(**shared) : nullptr);
+}
+
 //===----------------------------------------------------------------------===//
 // Storing (at the end of xpu-native-codegen)
 //===----------------------------------------------------------------------===//
@@ -441,11 +458,9 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
   using Base::Base;
 
   void runOnOperation() override {
-    std::optional<std::string> directory =
-        CompileCache::resolveDirectory(cacheDir);
-    if (!directory)
+    std::optional<CompileCache> cache = openCompileCache(cacheDir, cacheUrl);
+    if (!cache)
       return;
-    CompileCache cache(*directory);
     ModuleOp root = getOperation();
     for (auto module :
          llvm::make_early_inc_range(root.getOps<gpu::GPUModuleOp>())) {
@@ -457,8 +472,8 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
         continue;
       std::string digest = getModuleCacheDigest(module, pipelineKey);
       if (std::optional<std::string> key = getModuleCacheKey(
-              cache, digest, getXPUTargets(module), backend.getValue()))
-        if (std::optional<std::string> payload = cache.lookup(*key)) {
+              *cache, digest, getXPUTargets(module), backend.getValue()))
+        if (std::optional<std::string> payload = cache->lookup(*key)) {
           llvm::Expected<ModuleCacheRecord> record =
               deserializeModuleCacheRecord(*payload);
           if (record && succeeded(replay(module, *record))) {

@@ -200,11 +200,9 @@ struct NativeCodegenPass
   /// produced, and removes the helper attributes of the flow.
   void storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
                           ArrayRef<llvm::json::Value> entries) {
-    std::optional<CompileCache> cache;
+    std::optional<CompileCache> cache = openCompileCache(cacheDir, cacheUrl);
     llvm::MapVector<Operation *, BinaryOutcome> outcomes;
-    if (std::optional<std::string> dir =
-            CompileCache::resolveDirectory(cacheDir)) {
-      cache.emplace(*dir);
+    if (cache) {
       for (auto [slot, entry] : llvm::zip_equal(reportSlots, entries)) {
         BinaryOutcome &outcome = outcomes[slot.op];
         const llvm::json::Object *object = entry.getAsObject();

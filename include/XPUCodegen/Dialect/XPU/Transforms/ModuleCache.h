@@ -38,6 +38,12 @@
 
 namespace mlir::xpu {
 
+/// The compile cache of the `cache-dir` and `cache-url` option values (with
+/// its shared tier, if any), as xpu-native-codegen opens it; std::nullopt
+/// when disabled.
+std::optional<CompileCache> openCompileCache(StringRef cacheDir,
+                                             StringRef cacheUrl);
+
 /// Hex SHA-256 over the module's canonical form (generic printed form; with
 /// locations only when they can reach the binary as debug information), the
 /// contents of the resource blobs it references, and `pipelineKey`.

@@ -155,13 +155,13 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
                 "run cached for them, before lowering";
   let description = [{
     Looks every `#xpu.target` `gpu.module` up in the persistent compile
-    cache (`cache-dir`, as `xpu-native-codegen`), keyed on the module's
-    canonical form (with locations only when they carry debug information
-    into the binary), `pipeline-key` (what else decides the output:
-    `xpu-codegen-pipeline` passes its options there, all but `jobs`,
-    `cache-dir`, `cache-max-size` and `report`), the compiler identity of
-    each target's backend, the project and LLVM versions and a format
-    version.
+    cache (`cache-dir` and `cache-url`, as `xpu-native-codegen`), keyed on
+    the module's canonical form (with locations only when they carry debug
+    information into the binary), `pipeline-key` (what else decides the
+    output: `xpu-codegen-pipeline` passes its options there, all but
+    `jobs`, `cache-dir`, `cache-url`, `cache-max-size` and `report`), the
+    compiler identity of each target's backend, the project and LLVM
+    versions and a format version.
 
     On a hit the module is replaced by exactly what the run that stored the
     entry produced for it: its `gpu.binary` op(s) (a kernel split into a
@@ -195,6 +195,9 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
                         "IGC through libocloc (no GPU needed)"),
              clEnumValN(::mlir::xpu::BackendKind::LevelZero, "level-zero",
                         "the Level Zero driver's compiler"))}]>,
+    Option<"cacheUrl", "cache-url", "std::string", /*default=*/"\"\"",
+           "Shared cache tier, as xpu-native-codegen's cache-url "
+           "(redis://host:port[/db]; default: $XPU_CODEGEN_CACHE_URL)">,
     Option<"pipelineKey", "pipeline-key", "std::string", /*default=*/"\"\"",
            "What else decides the output (the options of the later passes); "
            "part of every key">,
