@@ -811,7 +811,8 @@ def print_table(s, base, base_renamed, runs, startup_s):
         print(f"predict decides differently for: "
               f"{', '.join(s['predict_differing'])}")
     bd = s["baseline_differs"]
-    print(f"the baseline's mode (Triton's threshold) differs from the "
+    print()
+    print(f"The baseline's mode (Triton's threshold) differs from the "
           f"project's measured decision for {len(bd)} of {mix_n} kernels"
           + (": " + ", ".join(f"{k} (baseline {b}, small spill {sp} B, "
                                 f"project {p})"
