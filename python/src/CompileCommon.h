@@ -147,6 +147,9 @@ CompileOutcome refusedAtExit();
 /// child.
 void defineShutdown(pybind11::module_ &module);
 
+/// Defines `compile_spirv` on `module` (CompileSPIRV.cpp).
+void defineCompileSPIRV(pybind11::module_ &module);
+
 } // namespace mlir::xpu::python
 
 #endif // XPUCODEGEN_PYTHON_COMPILECOMMON_H

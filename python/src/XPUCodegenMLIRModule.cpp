@@ -286,6 +286,7 @@ PYBIND11_MODULE(_xpu_codegen_mlir, m) {
   m.doc() = "MLIR half of xpu_codegen (links libMLIR); use the xpu_codegen "
             "package.";
   defineShutdown(m);
+  defineCompileSPIRV(m);
 
   m.def(
       "compile_mlir",

@@ -61,3 +61,47 @@ def test_spirv_work_does_not_load_mlir(tmp_path):
     # MLIR text loads it, and compiles.
     assert seen["mlir"]
     assert seen["mlir_modules"] >= 1
+
+
+ONE_POOL_CHILD = r"""
+import json, os, sys
+import xpu_codegen
+
+def worker_children():
+    # Compiler workers this interpreter started (both extensions' pools).
+    count = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{pid}/comm") as comm:
+                name = comm.read().strip()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and name.startswith("xpu-compile"):
+            count += 1
+    return count
+
+spv, mlir = sys.argv[1:3]
+results = xpu_codegen.compile_many(
+    [open(mlir).read(), open(spv, "rb").read()], arch="pvc", cache_dir="none",
+    jobs=1)
+print(json.dumps({"errors": [str(r) for r in results if not isinstance(r, list)],
+                  "workers": worker_children()}))
+"""
+
+
+def test_mixed_batch_uses_one_worker_pool(tmp_path):
+    # MLIR and SPIR-V in one batch, one job: one compiler worker, not one per
+    # extension module.
+    result = subprocess.run(
+        [sys.executable, "-c", ONE_POOL_CHILD, str(INPUTS / "nospill.spv"),
+         str(EXAMPLES / "accumulate_no_spill.mlir")],
+        capture_output=True, text=True, timeout=600,
+        env={**subprocess_env(), "XPU_CODEGEN_WORKER_IDLE_MS": "600000"})
+    assert result.returncode == 0, result.stderr
+    seen = json.loads(result.stdout.splitlines()[-1])
+    assert seen["errors"] == []
+    assert seen["workers"] == 1

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 import warnings
 from dataclasses import dataclass, field
 from typing import Callable, List, Optional, Sequence, Tuple, Union
@@ -506,7 +507,7 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
                              "SubgroupSize, or none)")
         data = source.tobytes() if isinstance(source, memoryview) \
             else bytes(source)
-        outcome = _xpu_codegen.compile_spirv([(name, data)], **options)
+        outcome = _compile_spirv([(name, data)], options)
     else:
         raise TypeError("source must be MLIR text (str) or SPIR-V (bytes, "
                         f"bytearray, memoryview), got {type(source).__name__}")
@@ -514,17 +515,31 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
 
 
 _mlir_half = None
+_mlir_half_lock = threading.Lock()
+
+
+def _load_mlir_half():
+    """The MLIR half (loads libMLIR), imported on first use."""
+    global _mlir_half
+    with _mlir_half_lock:
+        if _mlir_half is None:
+            from . import _xpu_codegen_mlir
+            # Registered after _xpu_codegen's hook, so it runs before it.
+            atexit.register(_xpu_codegen_mlir._shutdown)
+            _mlir_half = _xpu_codegen_mlir
+    return _mlir_half
+
+
+def _compile_spirv(inputs, options: dict) -> dict:
+    """Compiles SPIR-V in the MLIR half once that is loaded: each extension
+    has its own pool of compiler workers, and a process should keep one."""
+    half = _mlir_half or _xpu_codegen
+    return half.compile_spirv(inputs, **options)
 
 
 def _compile_mlir(text: bytes, filename: str, options: dict) -> dict:
     """Runs the pipeline on MLIR text; loads the MLIR half on first use."""
-    global _mlir_half
-    if _mlir_half is None:
-        from . import _xpu_codegen_mlir
-        # Registered after _xpu_codegen's hook, so it runs before it.
-        atexit.register(_xpu_codegen_mlir._shutdown)
-        _mlir_half = _xpu_codegen_mlir
-    return _mlir_half.compile_mlir(text, filename, **options)
+    return _load_mlir_half().compile_mlir(text, filename, **options)
 
 
 def _check_subgroup_size(size, arch):
@@ -591,8 +606,7 @@ def _compile_item(item: _BatchItem, options: dict, subgroup_size):
                             "MLIR input: SPIR-V is compiled as given"), ""
     try:
         if item.kind == "spirv":
-            outcome = _xpu_codegen.compile_spirv([(item.name, item.payload)],
-                                                 **options)
+            outcome = _compile_spirv([(item.name, item.payload)], options)
         else:
             extra = dict(options)
             if subgroup_size is not None:
@@ -639,6 +653,9 @@ def compile_many(sources: Sequence[BatchSource], *,
     if isinstance(sources, (str, bytes, bytearray, memoryview)):
         raise TypeError("sources must be a sequence of sources")
     items = [_batch_item(i, source) for i, source in enumerate(sources)]
+    if any(item.kind == "mlir" for item in items):
+        # Before any SPIR-V item runs, so the whole batch shares one pool.
+        _load_mlir_half()
 
     # Identical sources (same kind and bytes) compile once.
     first = {}

@@ -1,0 +1,135 @@
+//===- CompileSPIRV.cpp - compile_spirv for both extensions ---------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// `compile_spirv`, defined in both extension modules. Each extension links
+// its own copy of the worker pool; once the MLIR half is loaded, the Python
+// half sends SPIR-V there too, so a process compiling both kinds of input
+// keeps one pool of compiler workers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileCommon.h"
+
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/Report.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace mlir::xpu;
+using namespace mlir::xpu::python;
+
+namespace {
+
+/// A SPIR-V module to compile: its name (for reports) and bytes.
+using SPIRVInput = std::pair<std::string, std::string>;
+
+CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
+                            const CompileOptions &options) {
+  CompileOutcome outcome;
+  // A copy: the conditional's result is a temporary std::string.
+  const std::string location = inputs.empty() ? "<spirv>" : inputs[0].first;
+  if (!checkOptions(options, location, outcome))
+    return outcome;
+
+  NativeCodegenOptions driverOptions;
+  driverOptions.backend = *parseBackend(options.backend);
+  driverOptions.spillThreshold = options.spillThreshold;
+  driverOptions.autoStrategy = *parseAutoStrategy(options.autoStrategy);
+  driverOptions.cacheDir = options.cacheDir;
+  driverOptions.cacheUrl = options.cacheUrl;
+  driverOptions.jobs = options.jobs;
+  driverOptions.limits.timeoutMs = options.timeoutMs;
+  driverOptions.limits.memoryMiB = options.memoryLimitMiB;
+  driverOptions.validation = options.validation;
+  driverOptions.maxWorkGroupSize = options.maxWorkGroupSize;
+  driverOptions.nRegsDefault = options.nRegsDefault;
+  llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
+      NativeCodegenDriver::create(driverOptions);
+  if (!driver) {
+    outcome.addError(location + ": error: cannot start the native compiler: " +
+                     llvm::toString(driver.takeError()));
+    return outcome;
+  }
+
+  std::vector<ModuleCompileRequest> requests;
+  for (const auto &[name, bytes] : inputs) {
+    ModuleCompileRequest request;
+    request.name = name;
+    request.arch = options.arch;
+    request.policy = *parsePolicy(options.grfMode);
+    request.extraFlags = options.flags;
+    request.spirv.assign(bytes.begin(), bytes.end());
+    requests.push_back(std::move(request));
+  }
+  std::vector<llvm::Expected<ModuleCompileResult>> results =
+      (*driver)->compile(requests);
+  for (const std::string &warning : (*driver)->takeWarnings()) {
+    llvm::raw_string_ostream os(outcome.diagnostics);
+    os << location << ": warning: " << warning << "\n";
+  }
+  for (auto [request, result] : llvm::zip_equal(requests, results)) {
+    if (!result) {
+      ModuleError error = takeModuleError(result.takeError());
+      outcome.addError(request.name + ": error: module '" + request.name +
+                       "' for arch '" + request.arch +
+                       "' failed: " + error.message);
+      outcome.modules.push_back(
+          {serialize(getReportErrorEntry(request.name, request.arch, error)),
+           std::nullopt});
+      continue;
+    }
+    // As the pass does: a forced mode that spills is worth a warning.
+    const BuildAttempt &chosen = result->decision.getChosen();
+    if (request.policy == GRFPolicy::Small ||
+        request.policy == GRFPolicy::Large) {
+      llvm::raw_string_ostream os(outcome.diagnostics);
+      for (const KernelMeasurement &kernel : chosen.kernels)
+        if (kernel.spillSize > 0)
+          os << request.name << ": warning: kernel '" << kernel.name
+             << "' spills " << kernel.spillSize << " bytes per thread in "
+             << stringifyBuildGRF(chosen.mode) << " GRF mode on "
+             << result->arch << "\n";
+    }
+    const std::vector<char> &binary = chosen.binary;
+    outcome.modules.push_back({serialize(getReportEntry(*result)),
+                               std::string(binary.begin(), binary.end())});
+  }
+  return outcome;
+}
+
+} // namespace
+
+void mlir::xpu::python::defineCompileSPIRV(py::module_ &m) {
+  m.def(
+      "compile_spirv",
+      [](const std::vector<std::pair<std::string, py::bytes>> &inputs,
+         std::string arch, std::string grfMode, std::string backend,
+         int64_t spillThreshold, std::string autoStrategy, std::string cacheDir,
+         unsigned jobs, const py::kwargs &extra) {
+        std::vector<SPIRVInput> copies;
+        for (const auto &[name, bytes] : inputs)
+          copies.emplace_back(name, std::string(bytes));
+        CompileOptions options = makeOptions(
+            std::move(arch), std::move(grfMode), std::move(backend),
+            spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
+        applyExtraOptions(options, extra);
+        return toPython(runNative([&] { return compileSPIRV(copies, options); },
+                                  refusedAtExit()));
+      },
+      py::arg("inputs"), py::arg("arch"), py::arg("grf_mode"),
+      py::arg("backend"), py::arg("spill_threshold"), py::arg("auto_strategy"),
+      py::arg("cache_dir"), py::arg("jobs"),
+      "Compiles SPIR-V modules [(name, bytes)] to native code.");
+}
