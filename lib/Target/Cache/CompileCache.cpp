@@ -379,6 +379,19 @@ static std::string getSharedIdentityKey(StringRef context) {
   return "xpu-codegen:v1:identity:" + getIdentityKey(context);
 }
 
+llvm::Expected<std::optional<CompileCache>>
+CompileCache::open(llvm::StringRef cacheDir, llvm::StringRef cacheUrl) {
+  llvm::Expected<std::optional<SharedCacheConfig>> shared =
+      resolveSharedCache(cacheUrl);
+  if (!shared)
+    return shared.takeError();
+  std::optional<std::string> directory = resolveDirectory(cacheDir);
+  if (!directory)
+    return std::nullopt;
+  return CompileCache(*directory,
+                      *shared ? SharedCacheTier::get(**shared) : nullptr);
+}
+
 std::optional<std::string>
 CompileCache::lookupShared(llvm::StringRef key) const {
   if (!shared || !isValidKey(key))

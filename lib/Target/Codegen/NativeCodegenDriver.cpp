@@ -225,14 +225,11 @@ NativeCodegenDriver::create(const NativeCodegenOptions &options) {
     return pool.takeError();
   std::unique_ptr<NativeCodegenDriver> driver(new NativeCodegenDriver(options));
   driver->impl->pool = &*pool;
-  llvm::Expected<std::optional<SharedCacheConfig>> shared =
-      resolveSharedCache(options.cacheUrl);
-  if (!shared)
-    return shared.takeError();
-  if (std::optional<std::string> dir =
-          CompileCache::resolveDirectory(options.cacheDir))
-    driver->impl->cache.emplace(*dir, *shared ? SharedCacheTier::get(**shared)
-                                              : nullptr);
+  llvm::Expected<std::optional<CompileCache>> cache =
+      CompileCache::open(options.cacheDir, options.cacheUrl);
+  if (!cache)
+    return cache.takeError();
+  driver->impl->cache = std::move(*cache);
   return driver;
 }
 

@@ -258,10 +258,10 @@ def make_input(path, *names):
     return path
 
 
-def make_worker_wrapper(dir):
+def make_worker_wrapper(dir, real=None):
     """A worker that appends a line to dir/workers.log per start, then runs
     the real worker (the release one under sanitizers)."""
-    real = os.environ.get("XPU_CODEGEN_WORKER") or \
+    real = real or os.environ.get("XPU_CODEGEN_WORKER") or \
         shutil.which("xpu-compile-worker")
     wrapper = os.path.join(dir, "worker")
     log = os.path.join(dir, "workers.log")
