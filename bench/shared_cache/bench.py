@@ -38,8 +38,10 @@ from sharedcache import (RedisServer, child_env, count_lines,  # noqa: E402
 
 def run(build, input, out, name, machine, url, worker_dir, env=None):
     """Starts one pipeline run; returns (process, finish())."""
+    # $XPU_CODEGEN_WORKER: the release worker serving a sanitized build.
     worker, log = make_worker_wrapper(
-        worker_dir, os.path.join(build, "bin", "xpu-compile-worker"))
+        worker_dir, os.environ.get("XPU_CODEGEN_WORKER") or
+        os.path.join(build, "bin", "xpu-compile-worker"))
     report = os.path.join(out, name + ".json")
     options = (f"arch=pvc grf-mode=auto backend=ocloc jobs=2 "
                f"cache-dir={machine} cache-url={url} report={report}")
