@@ -488,6 +488,10 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
                       StringAttr::get(&getContext(), digest));
       ++numMisses;
     }
+    // The shared tier's one warning of the process, if it failed here (a
+    // fully warm run may not reach xpu-native-codegen's driver).
+    for (const std::string &warning : cache->takeWarnings())
+      mlir::emitWarning(root.getLoc()) << "xpu-module-cache: " << warning;
   }
 
   /// Replaces `module` by the binaries of `record` and redirects its

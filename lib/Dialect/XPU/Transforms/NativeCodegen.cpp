@@ -217,6 +217,10 @@ struct NativeCodegenPass
     // its lowering, nothing else.
     llvm::Error error =
         storeModuleCacheEntries(getOperation(), cache, backend, outcomes);
+    if (cache)
+      for (const std::string &warning : cache->takeWarnings())
+        mlir::emitWarning(getOperation().getLoc())
+            << "xpu-native-codegen: " << warning;
     if (!error)
       return;
     // One warning about the cache per run is enough.

@@ -243,5 +243,44 @@ def concurrent(dir):
                              f"{misses} compiled\n")
 
 
+def pipeline(dir):
+    """The pipeline's two cache levels share the tier: a second machine
+    takes every module from the module (pre-lowering) level of the server,
+    lowers nothing and starts no worker."""
+    shutil.rmtree(dir, ignore_errors=True)
+    os.makedirs(dir)
+    from sharedcache import SRC, child_env
+    input = os.path.join(dir, "mix.mlir")
+    with open(input, "w") as f:
+        subprocess.run([sys.executable, os.path.join(
+            SRC, "bench", "pipeline", "gen_inputs.py"), "mix", "--pointwise",
+            "2", "--reductions", "1", "--heavy", "1"], stdout=f, check=True,
+            env=child_env())
+    worker, log = make_worker_wrapper(dir)
+    with RedisServer(os.path.join(dir, "redis")) as server:
+        runs = {}
+        for name in ("a", "b"):
+            report = os.path.join(dir, name + ".json")
+            options = (f"arch=pvc backend=ocloc cache-dir={dir}/{name} "
+                       f"cache-url={server.url} report={report}")
+            before = count_lines(log)
+            p = subprocess.run(
+                ["xpu-opt", input, f"--xpu-codegen-pipeline={options}", "-o",
+                 os.path.join(dir, name + ".mlir")],
+                env=child_env(XPU_CODEGEN_WORKER=worker),
+                capture_output=True, text=True)
+            check(p.returncode == 0, p.stderr)
+            import json
+            modules = json.load(open(report))["modules"]
+            runs[name] = open(os.path.join(dir, name + ".mlir"), "rb").read()
+            levels = sorted({f"{m.get('cache')}/{m.get('cache_level', '-')}"
+                             for m in modules})
+            print(f"machine {name}: {len(modules)} modules",
+                  " ".join(levels), "workers started",
+                  count_lines(log) - before, "warnings",
+                  p.stderr.count("warning"))
+        print("identical output:", runs["a"] == runs["b"])
+
+
 if __name__ == "__main__":
     globals()[sys.argv[1]](sys.argv[2])
