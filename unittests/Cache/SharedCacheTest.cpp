@@ -373,6 +373,13 @@ TEST_F(SharedIdentityTest, NamedFilesAreUntrusted) {
     std::vector<std::string> files;
     EXPECT_FALSE(verifySharedIdentity(forged, "ctx", files)) << path;
   }
+  // The same file twice (a record that would make the client read one big
+  // library over and over) is refused.
+  std::string twice =
+      encodeSharedIdentity("ctx", "id", {library, library}, error);
+  ASSERT_FALSE(twice.empty());
+  std::vector<std::string> files;
+  EXPECT_FALSE(verifySharedIdentity(twice, "ctx", files));
   // A record cannot be made for files that are not readable regular files.
   EXPECT_TRUE(encodeSharedIdentity("ctx", "id", {fifo}, error).empty());
   EXPECT_TRUE(encodeSharedIdentity("ctx", "id", {}, error).empty());

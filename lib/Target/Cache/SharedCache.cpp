@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/BinaryByteStream.h"
 #include "llvm/Support/BinaryStreamReader.h"
@@ -309,6 +310,7 @@ constexpr uint32_t kMaxIdentityFiles = 4096;
 constexpr uint32_t kMaxString = 64 * 1024;
 /// Larger files are not libraries we would read.
 constexpr uint64_t kMaxIdentityFileSize = uint64_t(4) << 30;
+constexpr uint64_t kMaxIdentityBytes = uint64_t(8) << 30;
 
 /// Size and BLAKE3 of the regular file at `path`. The path may come from
 /// the server: a symlink, a FIFO, a device or a huge file is never read.
@@ -418,6 +420,16 @@ mlir::xpu::verifySharedIdentity(StringRef record, StringRef context,
   }
   if (reader.bytesRemaining() != 0)
     return std::nullopt;
+  // A record from the server decides what is read: every path once, and
+  // no more bytes in all than a compiler has.
+  llvm::StringSet<> seen;
+  uint64_t total = 0;
+  for (const auto &entry : listed) {
+    total += entry.second.first;
+    if (!seen.insert(entry.first).second ||
+        entry.second.first > kMaxIdentityFileSize || total > kMaxIdentityBytes)
+      return std::nullopt;
+  }
   // Sizes first: a mismatch costs no reading.
   for (const auto &[path, expected] : listed) {
     sys::fs::file_status status;
