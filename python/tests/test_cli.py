@@ -155,3 +155,24 @@ def test_progress_label_counts_kernels():
     text = (EXAMPLES / "mixed_modes.mlir").read_bytes()
     assert _cli._progress_label("m.mlir", text) == (
         "m.mlir (2 kernels in 1 module)")
+
+
+def test_compile_cache_url(tmp_path):
+    """--cache-url: an invalid URL is a usage error naming it; a server that
+    is not there only warns, and the binary is written."""
+    result = run_cli("compile", INPUTS / "nospill.spv", "--cache-dir",
+                     tmp_path / "cache", "--cache-url", "http://cache:6379",
+                     "-q", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "error: invalid cache-url 'http://cache:6379': the scheme must " \
+           "be redis://" in result.stderr
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = run_cli("compile", INPUTS / "nospill.spv", "--cache-dir",
+                     tmp_path / "cache", "--cache-url",
+                     f"redis://127.0.0.1:{port}", "-q", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "shared compile cache unavailable" in result.stderr
+    assert (tmp_path / "nospill.zebin").read_bytes()[:4] == ELF_MAGIC
