@@ -33,6 +33,15 @@ GRFPolicy mlir::xpu::getGRFPolicy(Operation *op, TargetAttr target) {
   return toPolicy(target.getGrfMode());
 }
 
+PressureEstimate mlir::xpu::getPressureEstimate(PressureAttr pressure) {
+  PressureEstimate estimate;
+  estimate.liveBytes = pressure.getLiveBytes();
+  estimate.simd = pressure.getSimd();
+  estimate.smallBudget = pressure.getSmallBudget();
+  estimate.prediction = stringifyGRFPrediction(pressure.getPrediction()).str();
+  return estimate;
+}
+
 ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op, StringRef name,
                                                   TargetAttr target,
                                                   ArrayRef<char> spirv,
@@ -60,15 +69,8 @@ ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op, StringRef name,
     }
   }
   if (auto pressure =
-          op->getAttrOfType<PressureAttr>(XPUDialect::kPressureAttrName)) {
-    PressureEstimate estimate;
-    estimate.liveBytes = pressure.getLiveBytes();
-    estimate.simd = pressure.getSimd();
-    estimate.smallBudget = pressure.getSmallBudget();
-    estimate.prediction =
-        stringifyGRFPrediction(pressure.getPrediction()).str();
-    request.pressure = std::move(estimate);
-  }
+          op->getAttrOfType<PressureAttr>(XPUDialect::kPressureAttrName))
+    request.pressure = getPressureEstimate(pressure);
   SmallVector<StringRef, 2> flags;
   for (StringRef part : {target.getFlags(), extraFlags})
     if (!part.trim().empty())

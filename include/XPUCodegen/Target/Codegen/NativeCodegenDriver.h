@@ -23,6 +23,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,6 +88,18 @@ struct PressureEstimate {
   std::string prediction;
 };
 
+/// One of the original modules of a linked module (xpu-link-modules).
+struct LinkedPart {
+  /// The original module's name.
+  std::string name;
+  /// Its kernels, as named in the linked SPIR-V.
+  std::vector<std::string> kernels;
+  /// The same kernels as the original module named them (for reports).
+  std::vector<std::string> originalKernels;
+  /// Its own estimate (xpu-select-grf-mode predict=true), for reports.
+  std::optional<PressureEstimate> pressure;
+};
+
 /// One SPIR-V module to compile for one device.
 struct ModuleCompileRequest {
   /// Name for diagnostics and reports (the gpu.module / gpu.binary name).
@@ -105,7 +118,17 @@ struct ModuleCompileRequest {
   /// non-zero.
   uint64_t maxWorkGroupSize = 0;
   std::vector<char> spirv;
+  /// Set for a linked module: the original modules it holds. The module
+  /// compiles once; each part then gets its own GRF decision, reusing the
+  /// linked build where its decision asks for the mode that build has, and
+  /// building alone (SPIR-V from emitPart) where it asks for another one.
+  std::vector<LinkedPart> parts;
+  /// The SPIR-V of part `i` alone (with the kernel names of the linked
+  /// SPIR-V). May be called from several threads.
+  std::function<llvm::Expected<std::vector<char>>(size_t)> emitPart;
 };
+
+struct LinkedPartResult;
 
 /// The outcome for one module.
 struct ModuleCompileResult {
@@ -132,6 +155,22 @@ struct ModuleCompileResult {
   /// n_regs of the kept build: getNRegs of its mode, with
   /// NativeCodegenOptions::nRegsDefault for flags that do not pin the mode.
   int64_t nRegs = 0;
+  /// For a linked request: one result per part, in order. The module's own
+  /// decision is then its one linked build (no attempts when that build
+  /// failed and every part was built alone).
+  std::vector<LinkedPartResult> parts;
+};
+
+/// The outcome for one part of a linked module: its own decision, whose
+/// attempts are the linked build restricted to its kernels or its own
+/// builds.
+struct LinkedPartResult {
+  /// The part's result (named after the original module), or its error.
+  std::optional<ModuleCompileResult> result;
+  std::string error;
+  /// True when the kept build is the part's own, not the linked one: the
+  /// part is split out of the linked module.
+  bool split = false;
 };
 
 /// The sub-group size every kernel of `result` requires (0 when none

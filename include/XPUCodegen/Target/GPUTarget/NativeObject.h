@@ -28,6 +28,9 @@ GRFPolicy getGRFPolicy(Operation *op, TargetAttr target);
 DictionaryAttr getNativeObjectProperties(MLIRContext *context,
                                          const ModuleCompileResult &result);
 
+/// The estimate an `xpu.pressure` attribute records.
+PressureEstimate getPressureEstimate(PressureAttr pressure);
+
 /// A compile request for the SPIR-V `spirv` of `op` (named `name`) and
 /// `target`; `extraFlags` is appended to the target's flags.
 ModuleCompileRequest getCompileRequest(Operation *op, StringRef name,

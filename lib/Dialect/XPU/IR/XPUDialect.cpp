@@ -30,6 +30,34 @@ static bool canCarryXPUAttrs(Operation *op) {
   return isa<gpu::GPUModuleOp, gpu::BinaryOp, FunctionOpInterface>(op);
 }
 
+/// Whether `attr` holds the parts of a linked module: an array of
+/// dictionaries with a `module` name, a `kernels` dictionary of strings and
+/// optionally `duplicates` (strings) and `pressure` (#xpu.pressure).
+static bool isLinkedParts(NamedAttribute attr) {
+  auto parts = dyn_cast<ArrayAttr>(attr.getValue());
+  if (!parts || parts.empty())
+    return false;
+  return llvm::all_of(parts, [](Attribute part) {
+    auto dict = dyn_cast<DictionaryAttr>(part);
+    if (!dict || !dict.getAs<StringAttr>("module"))
+      return false;
+    auto kernels = dict.getAs<DictionaryAttr>("kernels");
+    if (!kernels || !llvm::all_of(kernels, [](NamedAttribute kernel) {
+          return isa<StringAttr>(kernel.getValue());
+        }))
+      return false;
+    if (Attribute duplicates = dict.get("duplicates")) {
+      auto names = dyn_cast<ArrayAttr>(duplicates);
+      if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+        return false;
+    }
+    if (Attribute pressure = dict.get("pressure"))
+      if (!isa<PressureAttr>(pressure))
+        return false;
+    return true;
+  });
+}
+
 LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
                                                    NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
@@ -37,14 +65,16 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
       name != kSpillAttrName && name != kPressureAttrName &&
       name != kAutoPlanAttrName && name != kErrorAttrName &&
       name != kDuplicatesAttrName && name != kModuleCacheKeyAttrName &&
-      name != kModuleCacheHitAttrName && name != kSplitFromAttrName)
+      name != kModuleCacheHitAttrName && name != kSplitFromAttrName &&
+      name != kLinkedAttrName && name != kLinkSourceAttrName)
     return op->emitOpError()
            << "has unknown xpu attribute '" << name << "'; expected one of '"
            << kGRFModeAttrName << "', '" << kDeviceArchAttrName << "', '"
            << kSpillAttrName << "', '" << kPressureAttrName << "', '"
            << kAutoPlanAttrName << "', '" << kErrorAttrName << "', '"
            << kDuplicatesAttrName << "', '" << kModuleCacheKeyAttrName << "', '"
-           << kModuleCacheHitAttrName << "', '" << kSplitFromAttrName << "'";
+           << kModuleCacheHitAttrName << "', '" << kSplitFromAttrName << "', '"
+           << kLinkedAttrName << "', '" << kLinkSourceAttrName << "'";
   if (!canCarryXPUAttrs(op))
     return op->emitOpError()
            << "'" << name
@@ -83,6 +113,25 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
       return op->emitOpError() << "'" << name
                                << "' must be an array of module names on a "
                                   "gpu.module or gpu.binary";
+    return success();
+  }
+  if (name == kLinkedAttrName) {
+    if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op) || !isLinkedParts(attr))
+      return op->emitOpError()
+             << "'" << name
+             << "' must be an array of {module = \"...\", kernels = "
+                "{name = \"...\"}} dictionaries on a gpu.module or "
+                "gpu.binary";
+    return success();
+  }
+  if (name == kLinkSourceAttrName) {
+    auto source = dyn_cast<DictionaryAttr>(attr.getValue());
+    if (!isa<gpu::GPUModuleOp>(op) || !source ||
+        !source.getAs<StringAttr>("binary") ||
+        !source.getAs<IntegerAttr>("opt_level"))
+      return op->emitOpError() << "'" << name
+                               << "' must be {binary = \"...\", opt_level = "
+                                  "N} on a gpu.module";
     return success();
   }
   if (name == kErrorAttrName || name == kModuleCacheKeyAttrName ||

@@ -68,6 +68,11 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   pm.addPass(createXPUSelectGRFMode(select));
   if (options.dedupe)
     pm.addPass(createXPUDedupeModules());
+  if (options.link) {
+    XPULinkModulesOptions link;
+    link.maxKernels = options.linkMaxKernels;
+    pm.addPass(createXPULinkModules(link));
+  }
 
   // The cache level before lowering: a module compiled before is replaced by
   // its binaries here and skips everything below.

@@ -7,10 +7,12 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUEMITSPIRV
@@ -88,11 +90,33 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
     for (StringRef name :
          {XPUDialect::kGRFModeAttrName, XPUDialect::kPressureAttrName,
           XPUDialect::kAutoPlanAttrName, XPUDialect::kDuplicatesAttrName,
-          XPUDialect::kModuleCacheKeyAttrName})
+          XPUDialect::kModuleCacheKeyAttrName, XPUDialect::kLinkedAttrName})
       if (Attribute attr = module->getAttr(name))
         binary->setAttr(name, attr);
-    module.erase();
+    if (module->hasAttr(XPUDialect::kLinkedAttrName))
+      keepAsLinkSource(module, binary);
+    else
+      module.erase();
     return success();
+  }
+
+  /// Keeps the lowered linked `module` (without targets, so no stage
+  /// compiles it) for xpu-native-codegen to build parts alone from (a part
+  /// whose decision asks for another mode than the linked build's, or every
+  /// part when the linked build fails); that pass removes it.
+  void keepAsLinkSource(gpu::GPUModuleOp module, gpu::BinaryOp binary) {
+    Builder builder(&getContext());
+    // Made unique by the insertion (the binary holds the original name).
+    SymbolTable symbols(getOperation());
+    module.setName((binary.getName() + "_link_source").str());
+    symbols.insert(module);
+    module.setTargetsAttr(nullptr);
+    module->setAttr(
+        XPUDialect::kLinkSourceAttrName,
+        builder.getDictionaryAttr(
+            {builder.getNamedAttr("binary", binary.getNameAttr()),
+             builder.getNamedAttr("opt_level",
+                                  builder.getI32IntegerAttr(optLevel))}));
   }
 };
 } // namespace

@@ -19,12 +19,17 @@
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <mutex>
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUNATIVECODEGEN
@@ -80,6 +85,8 @@ struct ObjectSlot {
 struct ReportSlot {
   std::optional<llvm::json::Value> entry;
   size_t request = 0;
+  /// For a linked request: which of its parts (original modules).
+  size_t part = 0;
   /// A module xpu-dedupe-modules folded into the request's: its entry is
   /// the request's, under its own name.
   std::string duplicate;
@@ -149,6 +156,7 @@ struct NativeCodegenPass
 
     moduleFailures = 0;
     cacheWarned = false;
+    collectLinkSources();
     SmallVector<ObjectSlot> slots;
     std::vector<ModuleCompileRequest> requests;
     std::vector<ReportSlot> reportSlots;
@@ -172,8 +180,12 @@ struct NativeCodegenPass
       }
     }
 
-    std::vector<std::optional<llvm::json::Value>> resultEntries =
+    std::vector<std::vector<llvm::json::Value>> resultEntries =
         applyResults(slots, requests, results);
+    // Their parts are compiled: nothing needs the lowered linked modules.
+    for (auto &[binary, source] : linkSources)
+      source.erase();
+    linkSources.clear();
     std::vector<llvm::json::Value> entries;
     for (ReportSlot &slot : reportSlots)
       entries.push_back(slot.entry ? std::move(*slot.entry)
@@ -267,8 +279,8 @@ struct NativeCodegenPass
   /// name for a duplicate).
   static llvm::json::Value
   getEntry(const ReportSlot &slot,
-           ArrayRef<std::optional<llvm::json::Value>> resultEntries) {
-    llvm::json::Value entry = *resultEntries[slot.request];
+           ArrayRef<std::vector<llvm::json::Value>> resultEntries) {
+    llvm::json::Value entry = resultEntries[slot.request][slot.part];
     if (slot.duplicate.empty())
       return entry;
     llvm::json::Object *object = entry.getAsObject();
@@ -279,12 +291,13 @@ struct NativeCodegenPass
   }
 
   /// Writes every result back as a native object (or a located error) and
-  /// returns the report entry of each request.
-  std::vector<std::optional<llvm::json::Value>>
+  /// returns the report entries of each request (one per part of a linked
+  /// request).
+  std::vector<std::vector<llvm::json::Value>>
   applyResults(MutableArrayRef<ObjectSlot> slots,
                ArrayRef<ModuleCompileRequest> requests,
                std::vector<llvm::Expected<ModuleCompileResult>> &results) {
-    std::vector<std::optional<llvm::json::Value>> entries;
+    std::vector<std::vector<llvm::json::Value>> entries;
     // New object lists per binary, built in input order.
     llvm::MapVector<Operation *, SmallVector<Attribute>> newObjects;
     for (auto [slot, request, result] :
@@ -292,34 +305,195 @@ struct NativeCodegenPass
       auto &objects = newObjects[slot.binary];
       if (objects.empty())
         llvm::append_range(objects, slot.binary.getObjects());
+      entries.emplace_back();
       if (!result) {
         ModuleError error = takeModuleError(result.takeError());
         // Located at the binary, without printing it: its payload is huge.
         mlir::emitError(getLineLoc(slot.binary))
             << "xpu-native-codegen: module '" << request.name << "' for arch '"
             << request.arch << "' failed: " << getExcerpt(error.message);
-        entries.push_back(llvm::json::Value(
-            getReportErrorEntry(request.name, request.arch, error)));
+        // A linked module that fails before building fails every part.
+        for (size_t i = 0, e = std::max<size_t>(request.parts.size(), 1); i < e;
+             ++i) {
+          llvm::json::Object entry = getReportErrorEntry(
+              request.parts.empty() ? request.name : request.parts[i].name,
+              request.arch, error);
+          if (!request.parts.empty())
+            entry["linked_into"] = request.name;
+          entries.back().push_back(llvm::json::Value(std::move(entry)));
+        }
         ++numFailed;
         ++moduleFailures;
+        continue;
+      }
+      if (!request.parts.empty()) {
+        entries.back() = applyLinkedResult(slot, request, *result, objects);
         continue;
       }
       ++numObjects;
       numBuilds += result->decision.attempts.size();
       annotate(slot, *result);
-      entries.push_back(llvm::json::Value(getReportEntry(*result)));
-      const std::vector<char> &binary = result->decision.getChosen().binary;
-      objects[slot.index] = gpu::ObjectAttr::get(
-          &getContext(), slot.target, gpu::CompilationTarget::Binary,
-          StringAttr::get(&getContext(),
-                          StringRef(binary.data(), binary.size())),
-          getNativeObjectProperties(&getContext(), *result),
-          /*kernels=*/nullptr);
+      entries.back().push_back(llvm::json::Value(getReportEntry(*result)));
+      objects[slot.index] = getNativeObject(slot.target, *result);
     }
     for (auto &[binary, objects] : newObjects)
-      cast<gpu::BinaryOp>(binary).setObjectsAttr(
-          ArrayAttr::get(&getContext(), objects));
+      if (binary->getBlock())
+        cast<gpu::BinaryOp>(binary).setObjectsAttr(
+            ArrayAttr::get(&getContext(), objects));
     return entries;
+  }
+
+  gpu::ObjectAttr getNativeObject(TargetAttr target,
+                                  const ModuleCompileResult &result,
+                                  ArrayRef<NamedAttribute> extra = {}) {
+    const std::vector<char> &binary = result.decision.getChosen().binary;
+    DictionaryAttr properties =
+        getNativeObjectProperties(&getContext(), result);
+    if (!extra.empty()) {
+      NamedAttrList merged(properties);
+      for (NamedAttribute attr : extra)
+        merged.set(attr.getName(), attr.getValue());
+      properties = merged.getDictionary(&getContext());
+    }
+    return gpu::ObjectAttr::get(
+        &getContext(), target, gpu::CompilationTarget::Binary,
+        StringAttr::get(&getContext(), StringRef(binary.data(), binary.size())),
+        properties, /*kernels=*/nullptr);
+  }
+
+  /// Writes back a linked module: its one build in `objects`, a binary of
+  /// its own for every part split out of it (named after the part's module,
+  /// its launches rewritten); returns one report entry per part.
+  std::vector<llvm::json::Value>
+  applyLinkedResult(ObjectSlot slot, const ModuleCompileRequest &request,
+                    ModuleCompileResult &result,
+                    SmallVectorImpl<Attribute> &objects) {
+    MLIRContext *context = &getContext();
+    Builder builder(context);
+    std::vector<llvm::json::Value> entries;
+    SmallVector<Attribute> partSummaries;
+    bool linkedUsed = false;
+    std::string failure;
+    OpBuilder splitBuilder(context);
+    splitBuilder.setInsertionPointAfter(slot.binary);
+    SymbolTable symbols(getOperation());
+    for (auto [part, partResult] :
+         llvm::zip_equal(request.parts, result.parts)) {
+      if (!partResult.result) {
+        mlir::emitError(getLineLoc(slot.binary))
+            << "xpu-native-codegen: module '" << part.name << "' (linked into '"
+            << request.name << "') for arch '" << request.arch
+            << "' failed: " << getExcerpt(partResult.error);
+        llvm::json::Object entry =
+            getReportErrorEntry(part.name, request.arch, partResult.error);
+        entry["linked_into"] = request.name;
+        entries.push_back(llvm::json::Value(std::move(entry)));
+        failure = partResult.error;
+        ++numFailed;
+        ++moduleFailures;
+        continue;
+      }
+      ModuleCompileResult &partCompiled = *partResult.result;
+      ++numObjects;
+      numBuilds += partCompiled.decision.attempts.size();
+      annotate(slot, partCompiled);
+      std::string home = request.name;
+      if (partResult.split) {
+        gpu::BinaryOp split =
+            splitPart(splitBuilder, symbols, slot, part, partCompiled);
+        home = split.getName().str();
+      } else {
+        linkedUsed = true;
+      }
+      llvm::json::Object entry = getReportEntry(partCompiled);
+      renameKernels(entry, part);
+      entry["linked_into"] = request.name;
+      if (partResult.split)
+        entry["split_into"] = home;
+      entries.push_back(llvm::json::Value(std::move(entry)));
+      const BuildAttempt &chosen = partCompiled.decision.getChosen();
+      partSummaries.push_back(builder.getDictionaryAttr({
+          builder.getNamedAttr("module", builder.getStringAttr(part.name)),
+          builder.getNamedAttr("binary", builder.getStringAttr(home)),
+          builder.getNamedAttr(
+              "grf_mode", builder.getStringAttr(getEffectiveGRFMode(chosen))),
+          builder.getNamedAttr("spill_size",
+                               builder.getI64IntegerAttr(chosen.spillSize)),
+          builder.getNamedAttr(
+              "decision_source",
+              builder.getStringAttr(partCompiled.decision.source)),
+      }));
+    }
+    if (!result.decision.attempts.empty()) {
+      objects[slot.index] = getNativeObject(
+          slot.target, result,
+          {builder.getNamedAttr("linked_parts",
+                                builder.getArrayAttr(partSummaries))});
+    } else if (!failure.empty()) {
+      markModuleFailed(slot.binary, failure);
+    } else if (!linkedUsed) {
+      // The linked build failed and every part compiled alone.
+      slot.binary.erase();
+    }
+    return entries;
+  }
+
+  /// The report names kernels as the original module did; `linked_name`
+  /// says what the linked module renamed them to.
+  static void renameKernels(llvm::json::Object &entry, const LinkedPart &part) {
+    llvm::json::Array *kernels = entry.getArray("kernels");
+    if (!kernels)
+      return;
+    for (llvm::json::Value &value : *kernels) {
+      llvm::json::Object *kernel = value.getAsObject();
+      std::optional<StringRef> name = kernel->getString("name");
+      if (!name)
+        continue;
+      for (auto [linked, original] :
+           llvm::zip_equal(part.kernels, part.originalKernels)) {
+        if (*name != linked || linked == original)
+          continue;
+        (*kernel)["linked_name"] = linked;
+        (*kernel)["name"] = original;
+        break;
+      }
+    }
+  }
+
+  /// A binary of its own for `part` of the linked binary of `slot`, placed
+  /// after it and named after the part's module; the part's launches move
+  /// to it.
+  gpu::BinaryOp splitPart(OpBuilder &builder, SymbolTable &symbols,
+                          ObjectSlot slot, const LinkedPart &part,
+                          const ModuleCompileResult &result) {
+    Builder attrs(&getContext());
+    StringAttr linkedName = slot.binary.getNameAttr();
+    auto split = gpu::BinaryOp::create(
+        builder, slot.binary.getLoc(), part.name, /*handler=*/nullptr,
+        attrs.getArrayAttr(
+            {getNativeObject(slot.target, result,
+                             {attrs.getNamedAttr("split_from", linkedName)})}));
+    symbols.insert(split);
+    builder.setInsertionPointAfter(split);
+    // For the cache before lowering, which records and replays splits; the
+    // pipeline strips it.
+    split->setAttr(XPUDialect::kSplitFromAttrName, linkedName);
+    for (StringRef name :
+         {XPUDialect::kGRFModeAttrName, XPUDialect::kAutoPlanAttrName})
+      if (Attribute attr = slot.binary->getAttr(name))
+        split->setAttr(name, attr);
+    llvm::StringSet<> kernels;
+    for (const std::string &kernel : part.kernels)
+      kernels.insert(kernel);
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      if (launch.getKernelModuleName() == linkedName &&
+          kernels.contains(launch.getKernelName().getValue()))
+        launch.setKernelAttr(SymbolRefAttr::get(
+            split.getNameAttr(),
+            {FlatSymbolRefAttr::get(launch.getKernelName())}));
+    });
+    ++numSplit;
+    return split;
   }
 
   /// A module that cannot be compiled: its error now, its report entry in
@@ -332,7 +506,7 @@ struct NativeCodegenPass
           << "xpu-native-codegen: " << getExcerpt(message) << " (module '"
           << name << "', arch '" << arch << "')";
     reportSlots.push_back(
-        {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0, "",
+        {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0, 0, "",
          op});
     ++numFailed;
     ++moduleFailures;
@@ -344,10 +518,25 @@ struct NativeCodegenPass
     getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
       if (auto module = dyn_cast<gpu::GPUModuleOp>(op)) {
         // Failed in an earlier stage (its error was reported there).
-        if (std::optional<StringRef> message = getModuleFailure(module))
-          for (TargetAttr target : getXPUTargets(module))
-            addFailure(module, module.getName(), target.getArch(), *message,
-                       reportSlots, /*diagnose=*/false);
+        // A linked module fails for every module linked into it.
+        if (std::optional<StringRef> message = getModuleFailure(module)) {
+          for (TargetAttr target : getXPUTargets(module)) {
+            auto parts =
+                module->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+            if (!parts) {
+              addFailure(module, module.getName(), target.getArch(), *message,
+                         reportSlots, /*diagnose=*/false);
+              continue;
+            }
+            for (auto part : parts.getAsRange<DictionaryAttr>()) {
+              addFailure(module, part.getAs<StringAttr>("module"),
+                         target.getArch(), *message, reportSlots,
+                         /*diagnose=*/false);
+              reportSlots.back().entry->getAsObject()->insert(
+                  {"linked_into", module.getName()});
+            }
+          }
+        }
         return WalkResult::skip();
       }
       if (auto binary = dyn_cast<gpu::BinaryOp>(op))
@@ -373,15 +562,120 @@ struct NativeCodegenPass
       if (failed(spirv) || spirv->empty())
         continue;
       slots.push_back({binary, static_cast<unsigned>(index), target});
-      reportSlots.push_back({std::nullopt, requests.size(), "", binary});
-      if (auto duplicates =
-              binary->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName))
-        for (auto name : duplicates.getAsRange<StringAttr>())
-          reportSlots.push_back(
-              {std::nullopt, requests.size(), name.str(), binary});
-      requests.push_back(
-          getCompileRequest(binary, binary.getName(), target, *spirv));
+      ModuleCompileRequest request =
+          getCompileRequest(binary, binary.getName(), target, *spirv);
+      auto linked =
+          binary->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+      if (!linked) {
+        addReportSlots(binary, nullptr, requests.size(), 0, reportSlots);
+      } else {
+        for (auto [i, record] :
+             llvm::enumerate(linked.getAsRange<DictionaryAttr>())) {
+          request.parts.push_back(getLinkedPart(record));
+          addReportSlots(binary, record, requests.size(), i, reportSlots);
+        }
+        std::string name = binary.getName().str();
+        request.emitPart = [this, name, parts = request.parts](size_t part) {
+          return emitLinkedPart(name, parts[part]);
+        };
+      }
+      requests.push_back(std::move(request));
     }
+  }
+
+  /// The report slots of `binary` (or of part `part` of it, described by
+  /// `record`) and of the modules xpu-dedupe-modules folded into it
+  /// (`xpu.duplicates` on the binary, or `duplicates` in the part's record).
+  static void addReportSlots(gpu::BinaryOp binary, DictionaryAttr record,
+                             size_t request, size_t part,
+                             std::vector<ReportSlot> &slots) {
+    slots.push_back({std::nullopt, request, part, "", binary});
+    ArrayAttr duplicates =
+        record ? record.getAs<ArrayAttr>("duplicates")
+               : binary->getAttrOfType<ArrayAttr>(
+                     XPUDialect::kDuplicatesAttrName);
+    if (duplicates)
+      for (auto name : duplicates.getAsRange<StringAttr>())
+        slots.push_back({std::nullopt, request, part, name.str(), binary});
+  }
+
+  /// One part of an `xpu.linked` record.
+  static LinkedPart getLinkedPart(DictionaryAttr record) {
+    LinkedPart part;
+    part.name = record.getAs<StringAttr>("module").str();
+    for (NamedAttribute kernel : record.getAs<DictionaryAttr>("kernels")) {
+      part.originalKernels.push_back(kernel.getName().str());
+      part.kernels.push_back(cast<StringAttr>(kernel.getValue()).str());
+    }
+    if (auto pressure = record.getAs<PressureAttr>("pressure"))
+      part.pressure = getPressureEstimate(pressure);
+    return part;
+  }
+
+  /// The lowered linked modules xpu-emit-spirv kept, by binary name.
+  llvm::StringMap<gpu::GPUModuleOp> linkSources;
+  /// Emission runs on the driver's threads: one at a time (shared, so that
+  /// the pass stays copyable).
+  std::shared_ptr<std::mutex> emitMutex = std::make_shared<std::mutex>();
+
+  void collectLinkSources() {
+    linkSources.clear();
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
+      if (auto source = module->getAttrOfType<DictionaryAttr>(
+              XPUDialect::kLinkSourceAttrName))
+        linkSources[source.getAs<StringAttr>("binary").getValue()] = module;
+  }
+
+  /// The SPIR-V of `part` alone: the kept lowered form of linked binary
+  /// `binary`, cloned with only the part's kernels and what they use.
+  llvm::Expected<std::vector<char>> emitLinkedPart(StringRef binary,
+                                                   const LinkedPart &part) {
+    std::lock_guard<std::mutex> lock(*emitMutex);
+    gpu::GPUModuleOp source = linkSources.lookup(binary);
+    if (!source)
+      return llvm::createStringError(
+          "no lowered form of linked module '" + binary + "' to build part '" +
+          part.name +
+          "' alone from (xpu-emit-spirv keeps it for linked modules)");
+    OwningOpRef<gpu::GPUModuleOp> clone(source.clone());
+    keepOnly(*clone, part.kernels);
+    int optLevel =
+        source->getAttrOfType<DictionaryAttr>(XPUDialect::kLinkSourceAttrName)
+            .getAs<IntegerAttr>("opt_level")
+            .getInt();
+    FirstErrorRecorder recorder(&getContext());
+    FailureOr<SmallVector<char, 0>> spirv = emitSPIRV(*clone, optLevel);
+    if (failed(spirv))
+      return llvm::createStringError(
+          recorder.getMessage("emitting part '" + part.name + "' failed"));
+    return std::vector<char>(spirv->begin(), spirv->end());
+  }
+
+  /// Erases every symbol of `module` that `kernels` do not use, directly or
+  /// not.
+  static void keepOnly(gpu::GPUModuleOp module, ArrayRef<std::string> kernels) {
+    llvm::SmallPtrSet<Operation *, 16> used;
+    SmallVector<Operation *> worklist;
+    for (const std::string &kernel : kernels)
+      if (Operation *op = SymbolTable::lookupSymbolIn(module, kernel))
+        if (used.insert(op).second)
+          worklist.push_back(op);
+    while (!worklist.empty()) {
+      Operation *op = worklist.pop_back_val();
+      std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(op);
+      if (!uses)
+        continue;
+      for (const SymbolTable::SymbolUse &use : *uses)
+        if (Operation *symbol = SymbolTable::lookupSymbolIn(
+                module, use.getSymbolRef().getRootReference()))
+          if (used.insert(symbol).second)
+            worklist.push_back(symbol);
+    }
+    for (Operation &op :
+         llvm::make_early_inc_range(module.getBody()->getOperations()))
+      if (SymbolTable::getSymbolName(&op) && !used.contains(&op))
+        op.erase();
   }
 
   /// A binary that xpu-module-cache took from the cache: what the run that
@@ -399,7 +693,7 @@ struct NativeCodegenPass
     for (auto &[severity, message] : diagnostics)
       diagnose(binary, severity, message);
     for (llvm::json::Value &entry : *entries)
-      reportSlots.push_back({std::move(entry), 0, "", binary});
+      reportSlots.push_back({std::move(entry), 0, 0, "", binary});
   }
 
   /// The SPIR-V of an #xpu.target object; empty when it is already native.

@@ -38,6 +38,12 @@ def XPU_Dialect : Dialect {
     (strings on `gpu.module` or `gpu.binary`) are helper attributes between
     the passes of the flow (`xpu-module-cache`, `xpu-native-codegen`); they
     do not remain in its output.
+    `xpu.linked` (on a `gpu.module` or `gpu.binary` that
+    `xpu-link-modules` made) lists the original modules it holds and their
+    kernels' names; `xpu.link_source` marks the lowered form of a linked
+    module that `xpu-emit-spirv` keeps for `xpu-native-codegen` (which
+    removes it); `xpu.split_from` marks a binary `xpu-native-codegen` split
+    out of a linked one.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -57,6 +63,15 @@ def XPU_Dialect : Dialect {
     /// up to symbol names), for the report.
     static constexpr ::llvm::StringLiteral kDuplicatesAttrName =
         "xpu.duplicates";
+    /// The parts of a module xpu-link-modules linked: one dictionary per
+    /// original module (`module`, `kernels`, optional `duplicates` and
+    /// `pressure`).
+    static constexpr ::llvm::StringLiteral kLinkedAttrName = "xpu.linked";
+    /// On the lowered form of a linked module that xpu-emit-spirv keeps for
+    /// xpu-native-codegen to build parts alone from: `{binary = "<name>",
+    /// opt_level = N}`. xpu-native-codegen removes the module.
+    static constexpr ::llvm::StringLiteral kLinkSourceAttrName =
+        "xpu.link_source";
     /// Helper attributes of the module cache (xpu-module-cache), gone from
     /// the final IR: the digest of a module that missed, carried to its
     /// binary so xpu-native-codegen stores the outcome; and on a binary a

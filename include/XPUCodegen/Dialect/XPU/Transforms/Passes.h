@@ -64,6 +64,17 @@ struct CodegenPipelineOptions
       llvm::cl::desc("Compile modules equal up to symbol names once "
                      "(xpu-dedupe-modules)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> link{
+      *this, "link",
+      llvm::cl::desc("Link modules with the same target, flags and GRF "
+                     "policy so they compile in one native compiler call "
+                     "(xpu-link-modules; docs/Linking.md)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<unsigned> linkMaxKernels{
+      *this, "link-max-kernels",
+      llvm::cl::desc("Most kernels in one linked module (xpu-link-modules "
+                     "max-kernels)"),
+      llvm::cl::init(16)};
   PassOptions::Option<bool> host{
       *this, "host",
       llvm::cl::desc("Also lower the host side as upstream's "

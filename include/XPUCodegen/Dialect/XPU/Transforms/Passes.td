@@ -208,6 +208,51 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
   ];
 }
 
+def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
+  let summary = "Link compatible gpu.module ops so they compile in one native "
+                "compiler invocation";
+  let description = [{
+    Every native compile pays IGC's fixed cost (about 40 ms per module,
+    docs/Linking.md), so many small modules compile faster as one. This pass
+    merges `#xpu.target` `gpu.module`s that build with the same flags into
+    one module, `xpu_linked` (made unique), placed where the first of them
+    was: modules link when they list the same targets (arch, GRF mode,
+    sub-group size, flags) and carry the same module attributes
+    (`xpu.grf_mode`, `xpu.auto_plan`, ...), so their resolved GRF policy
+    from `xpu-select-grf-mode` is the same. Modules marked `xpu.error`,
+    modules with other targets, and modules already linked are left alone.
+
+    A symbol that collides with one already in the linked module is renamed
+    (`<symbol>_<module>`, made unique) together with its uses; every
+    `gpu.launch_func` (and any other reference from outside) is rewritten to
+    the linked module. The linked module records its parts in `xpu.linked`,
+    one dictionary per original module in input order: `module` (its name),
+    `kernels` (original kernel name -> name in the linked module), and, when
+    present, its `duplicates` (from `xpu-dedupe-modules`) and `pressure`
+    (from `xpu-select-grf-mode{predict=true}`). `xpu-native-codegen` keeps
+    the decisions per part: every original module gets its own report entry
+    (`"linked_into"`), and with `auto` a part whose own measurement calls
+    for another mode is split out of the linked build (docs/Linking.md).
+
+    `max-kernels` bounds the kernels of one linked module, so that one huge
+    module does not serialize all work onto one compiler worker (`jobs`);
+    modules with more kernels than that stay alone.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"maxKernels", "max-kernels", "unsigned", /*default=*/"16",
+           "Most kernels in one linked module (at least 2)">,
+  ];
+  let statistics = [
+    Statistic<"numLinkedModules", "linked-modules",
+              "Linked modules created">,
+    Statistic<"numParts", "parts", "Modules merged into a linked module">,
+    Statistic<"numRenamed", "renamed-symbols",
+              "Symbols renamed because they collided">,
+  ];
+}
+
 def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
   let summary = "Lower the device code of an #xpu.target gpu.module to LLVM "
                 "and XeVM";
@@ -437,6 +482,9 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     Statistic<"numObjects", "objects", "SPIR-V objects compiled">,
     Statistic<"numFailed", "failed", "Objects that failed to compile">,
     Statistic<"numBuilds", "builds", "Native builds run or reused">,
+    Statistic<"numSplit", "split",
+              "Parts of linked modules split out into a binary of their "
+              "own">,
   ];
 }
 

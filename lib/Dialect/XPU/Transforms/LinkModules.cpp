@@ -1,0 +1,229 @@
+//===- LinkModules.cpp - Merge compatible gpu.modules into one ------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every native compile pays IGC's fixed cost, so small modules that build
+// with the same flags are merged and compile once. Modules are grouped by
+// everything that reaches the build flags or the GRF decision (their
+// targets and module attributes), in input order, and each group is cut
+// into linked modules of at most `max-kernels` kernels. The parts are
+// recorded in `xpu.linked` so that xpu-native-codegen reports and decides
+// per original module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPULINKMODULES
+#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// The kernels defined in `module`, in order.
+static SmallVector<StringAttr> getKernelNames(gpu::GPUModuleOp module) {
+  SmallVector<StringAttr> names;
+  for (Operation &op : module.getBody()->getOperations())
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op); func && func.isKernel())
+      names.push_back(func.getNameAttr());
+  return names;
+}
+
+/// What must be equal for two modules to build with the same flags and the
+/// same GRF policy: the targets and every module attribute except the name
+/// and the per-module records that xpu.linked keeps per part.
+static Attribute getLinkKey(gpu::GPUModuleOp module) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : module->getDiscardableAttrs())
+    if (attr.getName() != XPUDialect::kDuplicatesAttrName &&
+        attr.getName() != XPUDialect::kPressureAttrName)
+      attrs.push_back(attr);
+  Builder builder(module.getContext());
+  if (ArrayAttr targets = module.getTargetsAttr())
+    attrs.push_back(builder.getNamedAttr("targets", targets));
+  if (Attribute handler = module.getOffloadingHandlerAttr())
+    attrs.push_back(builder.getNamedAttr("offloading_handler", handler));
+  return builder.getDictionaryAttr(attrs);
+}
+
+/// Whether `module` may take part in linking at all.
+static bool isLinkable(gpu::GPUModuleOp module) {
+  ArrayAttr targets = module.getTargetsAttr();
+  return targets && !targets.empty() &&
+         llvm::all_of(targets, llvm::IsaPred<TargetAttr>) &&
+         !getModuleFailure(module) &&
+         !module->hasAttr(XPUDialect::kLinkedAttrName) &&
+         !getKernelNames(module).empty();
+}
+
+namespace {
+struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (maxKernels < 2) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-link-modules: max-kernels must be at least 2, got "
+          << maxKernels.getValue();
+      return signalPassFailure();
+    }
+    // Link key -> the modules with it, in input order.
+    llvm::MapVector<Attribute, SmallVector<gpu::GPUModuleOp>> groups;
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
+      if (isLinkable(module) && getKernelNames(module).size() < maxKernels)
+        groups[getLinkKey(module)].push_back(module);
+
+    SymbolTable symbols(getOperation());
+    for (auto &[key, modules] : groups)
+      for (ArrayRef<gpu::GPUModuleOp> batch : cutIntoBatches(modules))
+        if (batch.size() > 1)
+          link(batch, symbols);
+  }
+
+  /// Consecutive runs of `modules` with at most max-kernels kernels each.
+  SmallVector<ArrayRef<gpu::GPUModuleOp>>
+  cutIntoBatches(ArrayRef<gpu::GPUModuleOp> modules) {
+    SmallVector<ArrayRef<gpu::GPUModuleOp>> batches;
+    size_t begin = 0, kernels = 0;
+    for (size_t i = 0, e = modules.size(); i < e; ++i) {
+      size_t count = getKernelNames(modules[i]).size();
+      if (kernels + count > maxKernels) {
+        batches.push_back(modules.slice(begin, i - begin));
+        begin = i;
+        kernels = 0;
+      }
+      kernels += count;
+    }
+    batches.push_back(modules.drop_front(begin));
+    return batches;
+  }
+
+  /// Merges `parts` into a new module placed before the first of them.
+  void link(ArrayRef<gpu::GPUModuleOp> parts, SymbolTable &symbols) {
+    MLIRContext *context = &getContext();
+    gpu::GPUModuleOp first = parts.front();
+    OpBuilder builder(first);
+    auto linked = cast<gpu::GPUModuleOp>(builder.clone(*first));
+    linked.getBody()->clear();
+    for (StringRef name :
+         {XPUDialect::kDuplicatesAttrName, XPUDialect::kPressureAttrName})
+      linked->removeAttr(name);
+    linked.setName("xpu_linked");
+    symbols.insert(linked, Block::iterator(first));
+
+    SymbolTable linkedSymbols(linked);
+    SmallVector<Attribute> records;
+    for (gpu::GPUModuleOp part : parts) {
+      SmallVector<std::pair<StringAttr, Operation *>> kernels;
+      for (StringAttr name : getKernelNames(part))
+        kernels.emplace_back(name, SymbolTable::lookupSymbolIn(part, name));
+      // Original name -> name in the linked module, for every symbol.
+      llvm::DenseMap<StringAttr, StringAttr> renamed;
+      renameCollisions(part, linkedSymbols, renamed);
+      records.push_back(getPartRecord(part, kernels));
+      for (Operation &op :
+           llvm::make_early_inc_range(part.getBody()->getOperations())) {
+        op.remove();
+        if (SymbolTable::getSymbolName(&op))
+          linkedSymbols.insert(&op);
+        else
+          linked.getBody()->push_back(&op);
+      }
+      redirectReferences(part.getNameAttr(), linked.getNameAttr(), renamed);
+      symbols.erase(part);
+      ++numParts;
+    }
+    linked->setAttr(XPUDialect::kLinkedAttrName,
+                    ArrayAttr::get(context, records));
+    ++numLinkedModules;
+  }
+
+  /// Renames the symbols of `part` that already exist in the linked module,
+  /// with their uses inside `part`; records every symbol's final name.
+  void renameCollisions(gpu::GPUModuleOp part, SymbolTable &linkedSymbols,
+                        llvm::DenseMap<StringAttr, StringAttr> &renamed) {
+    MLIRContext *context = &getContext();
+    SymbolTable partSymbols(part);
+    SmallVector<Operation *> defined;
+    for (Operation &op : part.getBody()->getOperations())
+      if (SymbolTable::getSymbolName(&op))
+        defined.push_back(&op);
+    for (Operation *op : defined) {
+      StringAttr name = SymbolTable::getSymbolName(op);
+      StringAttr newName = name;
+      if (linkedSymbols.lookup(name)) {
+        std::string base = (name.getValue() + "_" + part.getName()).str();
+        newName = StringAttr::get(context, base);
+        for (unsigned i = 0; linkedSymbols.lookup(newName) ||
+                             (newName != name && partSymbols.lookup(newName));
+             ++i)
+          newName = StringAttr::get(context, base + "_" + Twine(i));
+        if (failed(partSymbols.rename(op, newName))) {
+          // Keep the name: insertion below makes it unique, and the
+          // record follows what it became.
+          newName = name;
+        } else {
+          ++numRenamed;
+        }
+      }
+      renamed[name] = newName;
+    }
+  }
+
+  /// The xpu.linked record of `part`, whose `kernels` (original name, op)
+  /// may have been renamed.
+  DictionaryAttr
+  getPartRecord(gpu::GPUModuleOp part,
+                ArrayRef<std::pair<StringAttr, Operation *>> kernels) {
+    Builder builder(&getContext());
+    SmallVector<NamedAttribute> kernelNames;
+    for (auto [original, op] : kernels)
+      kernelNames.push_back(
+          builder.getNamedAttr(original, SymbolTable::getSymbolName(op)));
+    SmallVector<NamedAttribute> record = {
+        builder.getNamedAttr("module", part.getNameAttr()),
+        builder.getNamedAttr("kernels",
+                             builder.getDictionaryAttr(kernelNames))};
+    if (Attribute duplicates = part->getAttr(XPUDialect::kDuplicatesAttrName))
+      record.push_back(builder.getNamedAttr("duplicates", duplicates));
+    if (Attribute pressure = part->getAttr(XPUDialect::kPressureAttrName))
+      record.push_back(builder.getNamedAttr("pressure", pressure));
+    return builder.getDictionaryAttr(record);
+  }
+
+  /// Rewrites every reference to a symbol of the module `from` (launches,
+  /// and anything else outside the gpu.modules) to the linked module `to`.
+  void
+  redirectReferences(StringAttr from, StringAttr to,
+                     const llvm::DenseMap<StringAttr, StringAttr> &renamed) {
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
+      if (ref.getRootReference() != from)
+        return std::nullopt;
+      ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
+      if (nested.empty())
+        return SymbolRefAttr::get(to);
+      SmallVector<FlatSymbolRefAttr> path(nested);
+      if (StringAttr name = renamed.lookup(path.front().getAttr()))
+        path.front() = FlatSymbolRefAttr::get(name);
+      return SymbolRefAttr::get(to, path);
+    });
+    for (Operation &op : getOperation().getBody()->getOperations())
+      if (!isa<gpu::GPUModuleOp>(op))
+        replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
+                                              /*replaceLocs=*/false,
+                                              /*replaceTypes=*/false);
+  }
+};
+} // namespace
