@@ -591,9 +591,9 @@ struct NativeCodegenPass
                              std::vector<ReportSlot> &slots) {
     slots.push_back({std::nullopt, request, part, "", binary});
     ArrayAttr duplicates =
-        record ? record.getAs<ArrayAttr>("duplicates")
-               : binary->getAttrOfType<ArrayAttr>(
-                     XPUDialect::kDuplicatesAttrName);
+        record
+            ? record.getAs<ArrayAttr>("duplicates")
+            : binary->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName);
     if (duplicates)
       for (auto name : duplicates.getAsRange<StringAttr>())
         slots.push_back({std::nullopt, request, part, name.str(), binary});
