@@ -14,11 +14,7 @@
 #include "mlir/Target/SPIRV/Serialization.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Support/Debug.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -28,6 +24,24 @@
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+llvm::Expected<WorkerPool &> mlir::xpu::getSPIRVEmitterPool() {
+  // A hung backend must not hang the host: each module gets
+  // $XPU_CODEGEN_LLC_TIMEOUT_S seconds (default 300; 0: no limit).
+  uint64_t seconds = kDefaultSPIRVEmitTimeoutS;
+  if (std::optional<std::string> env =
+          llvm::sys::Process::GetEnv("XPU_CODEGEN_LLC_TIMEOUT_S"))
+    (void)llvm::StringRef(*env).getAsInteger(10, seconds);
+  WorkerLimits limits;
+  // No address-space limit, as for the llc child before: the backend's
+  // memory is bounded by retiring emitters (kSPIRVEmitterModulesPerProcess).
+  limits.memoryMiB = 0;
+  limits.timeoutMs = std::min(seconds, kMaxTimeoutMs / 1000) * 1000;
+  // Emitters start on demand, one per concurrent emission at most.
+  return WorkerPool::getShared(/*maxWorkers=*/0, limits,
+                               WorkerProgram::SPIRVEmitter,
+                               kSPIRVEmitterModulesPerProcess);
+}
 
 namespace {
 /// LLVM dialect -> LLVM IR -> SPIR-V through LLVM's SPIR-V backend. The base
@@ -48,88 +62,50 @@ public:
   }
 
 protected:
-  /// Emits SPIR-V with LLVM's `llc` in a child process. LLVM 22's SPIR-V
-  /// backend keeps module analysis state in a static
-  /// (llvm/llvm-project#160613): a second module emitted in the same process
-  /// can reuse stale ids and come out invalid ("Id 2 is defined more than
-  /// once"). A child per module is immune, and a backend crash cannot take
-  /// the host down either.
+  /// Emits SPIR-V with LLVM's SPIR-V backend in xpu-spirv-emitter, a
+  /// persistent process that takes many modules (see
+  /// tools/xpu-spirv-emitter for why not in this process: LLVM 22's backend
+  /// keeps module state in a static, llvm/llvm-project#160613). A hung or
+  /// crashing backend costs this module only: the emitter is killed after
+  /// the time limit and replaced.
   FailureOr<SmallVector<char, 0>>
   moduleToObject(llvm::Module &llvmModule) override {
     LLVM_DEBUG(llvm::dbgs() << "LLVM IR for " << getModule().getName() << ":\n"
                             << llvmModule << "\n");
-    llvm::ErrorOr<std::string> llc = findLLC();
-    if (!llc)
-      return mlir::emitError(getModule().getLoc())
-             << "xpu-emit-spirv: cannot find LLVM's llc (set XPU_CODEGEN_LLC)";
-
-    llvm::SmallString<128> bitcodePath, spirvPath, logPath;
-    for (auto [path, suffix] :
-         {std::pair(&bitcodePath, "bc"), std::pair(&spirvPath, "spv"),
-          std::pair(&logPath, "log")})
-      if (std::error_code error = llvm::sys::fs::createTemporaryFile(
-              "xpu-emit-spirv", suffix, *path))
-        return mlir::emitError(getModule().getLoc())
-               << "xpu-emit-spirv: cannot create a temporary file: "
-               << error.message();
-    llvm::FileRemover removeBitcode(bitcodePath), removeSPIRV(spirvPath),
-        removeLog(logPath);
+    WorkerRequest request;
+    request.backend = WorkerBackend::LLVMSPIRV;
+    request.device = llvmModule.getTargetTriple().str();
+    request.options = "-O" + std::to_string(std::clamp(optLevel, 0, 3));
     {
-      std::error_code error;
-      llvm::raw_fd_ostream bitcode(bitcodePath, error);
-      if (error)
-        return mlir::emitError(getModule().getLoc())
-               << "xpu-emit-spirv: cannot write bitcode: " << error.message();
-      llvm::WriteBitcodeToFile(llvmModule, bitcode);
+      llvm::raw_svector_ostream os(bitcode);
+      llvm::WriteBitcodeToFile(llvmModule, os);
     }
+    request.spirv.assign(bitcode.begin(), bitcode.end());
+    bitcode.clear();
 
-    std::string optimization =
-        "-O" + std::to_string(std::clamp(optLevel, 0, 3));
-    llvm::SmallVector<llvm::StringRef> args = {
-        *llc,         "-mtriple=spirv64-unknown-unknown",
-        optimization, "-filetype=obj",
-        bitcodePath,  "-o",
-        spirvPath};
-    std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath,
-                                                  logPath};
-    LLVM_DEBUG(llvm::interleave(args, llvm::dbgs(), " "));
-    std::string message;
-    // A hung llc must not hang the host: killed after the time limit
-    // (default 300 s; $XPU_CODEGEN_LLC_TIMEOUT_S overrides it).
-    unsigned seconds = 300;
-    if (std::optional<std::string> env =
-            llvm::sys::Process::GetEnv("XPU_CODEGEN_LLC_TIMEOUT_S"))
-      (void)llvm::StringRef(*env).getAsInteger(10, seconds);
-    int rc = llvm::sys::ExecuteAndWait(*llc, args, std::nullopt, redirects,
-                                       /*SecondsToWait=*/std::max(seconds, 1u),
-                                       /*MemoryLimit=*/0, &message);
-    if (rc != 0) {
-      auto log = llvm::MemoryBuffer::getFile(logPath);
+    llvm::Expected<WorkerPool &> pool = getSPIRVEmitterPool();
+    if (!pool)
       return mlir::emitError(getModule().getLoc())
-             << "xpu-emit-spirv: LLVM's SPIR-V backend failed (" << rc
-             << (message.empty() ? "" : ": ") << message << ")"
-             << (log ? ":\n" + (*log)->getBuffer().str() : std::string());
-    }
-    auto spirv = llvm::MemoryBuffer::getFile(spirvPath);
-    if (!spirv)
+             << "xpu-emit-spirv: " << llvm::toString(pool.takeError());
+    llvm::Expected<WorkerResponse> response = pool->run(request);
+    if (!response)
       return mlir::emitError(getModule().getLoc())
-             << "xpu-emit-spirv: cannot read the SPIR-V: "
-             << spirv.getError().message();
-    llvm::StringRef bytes = (*spirv)->getBuffer();
-    return SmallVector<char, 0>(bytes.begin(), bytes.end());
-  }
-
-  static llvm::ErrorOr<std::string> findLLC() {
-    if (std::optional<std::string> path =
-            llvm::sys::Process::GetEnv("XPU_CODEGEN_LLC"))
-      return *path;
-    return llvm::sys::findProgramByName("llc", {XPU_LLVM_TOOLS_DIR});
+             << "xpu-emit-spirv: LLVM's SPIR-V backend failed ("
+             << llvm::toString(response.takeError()) << ")";
+    if (!response->succeeded)
+      return mlir::emitError(getModule().getLoc())
+             << "xpu-emit-spirv: LLVM's SPIR-V backend failed:\n"
+             << response->log;
+    return SmallVector<char, 0>(response->binary.begin(),
+                                response->binary.end());
   }
 
 private:
   gpu::GPUModuleOp getModule() {
     return cast<gpu::GPUModuleOp>(getOperation());
   }
+
+  SmallVector<char, 0> bitcode;
 };
 } // namespace
 

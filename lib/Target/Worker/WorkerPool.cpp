@@ -45,6 +45,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
 
 #define DEBUG_TYPE "xpu-worker"
@@ -58,7 +59,11 @@ namespace mlir::xpu {
 
 namespace {
 
-constexpr const char *kWorkerName = "xpu-compile-worker";
+/// What messages call a process of each WorkerProgram.
+llvm::StringRef describeProgram(WorkerProgram program) {
+  return program == WorkerProgram::SPIRVEmitter ? "SPIR-V emitter"
+                                                : "compiler worker";
+}
 /// Start-up (loading and warming IGC) is not a job: it gets at least this
 /// long regardless of the per-job limit.
 constexpr uint64_t kMinStartupMs = 60000;
@@ -148,8 +153,8 @@ bool mentionsOutOfMemory(StringRef text) {
 class WorkerProcess {
 public:
   static Expected<std::unique_ptr<WorkerProcess>>
-  spawn(const std::string &path, const WorkerLimits &limits,
-        uint64_t startupMs);
+  spawn(const std::string &path, const WorkerLimits &limits, uint64_t startupMs,
+        WorkerProgram program);
 
   ~WorkerProcess() {
     // In a forked child the process, its channel and its directory are the
@@ -177,6 +182,8 @@ public:
   void finishShutdown();
 
   bool isAlive() const { return pid > 0; }
+  /// Jobs this process has been given.
+  unsigned jobsRun = 0;
   pid_t getPid() const { return pid; }
   /// False if the process has exited while idle (reaps it), or has said
   /// anything while nobody asked (kills it: an idle worker is silent, and
@@ -188,9 +195,11 @@ public:
 
 private:
   WorkerProcess(pid_t pid, UniqueFd channel, UniqueFd errPipe,
-                const WorkerLimits &limits, std::string workDir)
+                const WorkerLimits &limits, std::string workDir,
+                WorkerProgram program)
       : pid(pid), channel(std::move(channel)), errPipe(std::move(errPipe)),
-        limits(limits), workDir(std::move(workDir)) {}
+        limits(limits), workDir(std::move(workDir)),
+        what(describeProgram(program).str()) {}
 
   /// Sends `out` (may be empty) and waits for the frame answering request
   /// `id` (0: the hello) until `deadline`. Any failure, including a frame
@@ -224,20 +233,23 @@ private:
   /// Peak resident set size of the reaped process (wait4).
   long peakRssKiB = 0;
   proto::FrameDecoder decoder;
+  /// What messages call this process ("compiler worker", "SPIR-V emitter").
+  std::string what;
 };
 
 Expected<std::unique_ptr<WorkerProcess>>
 WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
-                     uint64_t startupMs) {
+                     uint64_t startupMs, WorkerProgram program) {
+  std::string what = describeProgram(program).str();
   // The private working directory: made here, so the host knows it from the
   // start and removes it even when the worker dies before saying hello.
   SmallString<128> tmpl;
   sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmpl);
-  sys::path::append(tmpl, std::string(kWorkerName) + "-XXXXXX");
+  sys::path::append(tmpl, getWorkerProgramName(program) + Twine("-XXXXXX"));
   std::string workDir = tmpl.str().str();
   if (!::mkdtemp(workDir.data()))
-    return makeError(Twine("cannot create a compiler worker directory: ") +
-                     std::strerror(errno));
+    return makeError("cannot create a " + what +
+                     " directory: " + std::strerror(errno));
   auto removeDir = make_scope_exit([&] {
     (void)sys::fs::remove_directories(workDir, /*IgnoreErrors=*/true);
   });
@@ -248,16 +260,16 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
   // channel (which would hide this worker's EOF).
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    return makeError(Twine("cannot create a compiler worker channel: ") +
-                     std::strerror(errno));
+    return makeError("cannot create a " + what +
+                     " channel: " + std::strerror(errno));
   UniqueFd hostEnd(sv[0]);
   Expected<UniqueFd> childEnd = aboveStdio(sv[1]);
   if (!childEnd)
     return childEnd.takeError();
   int ep[2];
   if (::pipe2(ep, O_CLOEXEC) != 0)
-    return makeError(Twine("cannot create a compiler worker pipe: ") +
-                     std::strerror(errno));
+    return makeError("cannot create a " + what +
+                     " pipe: " + std::strerror(errno));
   UniqueFd errRead(ep[0]);
   Expected<UniqueFd> errWrite = aboveStdio(ep[1]);
   if (!errWrite)
@@ -329,8 +341,8 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
   int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(),
                          envp.data());
   if (rc != 0)
-    return makeError(formatv("cannot start compiler worker '{0}': {1}", path,
-                             std::strerror(rc)));
+    return makeError(
+        formatv("cannot start {2} '{0}': {1}", path, std::strerror(rc), what));
   childEnd->reset();
   errWrite->reset();
   LLVM_DEBUG(dbgs() << "xpu-worker: spawned " << path << " pid " << pid
@@ -340,7 +352,7 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   removeDir.release(); // The worker owns it now.
   std::unique_ptr<WorkerProcess> worker(new WorkerProcess(
-      pid, std::move(hostEnd), std::move(errRead), limits, workDir));
+      pid, std::move(hostEnd), std::move(errRead), limits, workDir, program));
 
   Expected<proto::Frame> hello =
       worker->transact("", /*id=*/0, deadlineAfter(startupMs), startupMs,
@@ -348,12 +360,12 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
   if (!hello)
     return hello.takeError();
   if (hello->kind != proto::MessageKind::Hello)
-    return worker->killWith("compiler worker failed to start: it sent " +
+    return worker->killWith(what + " failed to start: it sent " +
                             Twine(unsigned(hello->kind)) + " instead of hello");
   Expected<proto::HelloMessage> message = proto::decodeHello(hello->payload);
   if (!message)
-    return worker->killWith("compiler worker failed to start: " +
-                            toString(message.takeError()));
+    return worker->killWith(
+        what + " failed to start: " + toString(message.takeError()));
   return std::move(worker);
 }
 
@@ -362,7 +374,7 @@ WorkerProcess::transact(StringRef out, uint64_t id,
                         std::optional<Clock::time_point> deadline,
                         uint64_t limitMs, bool startup) {
   if (!isAlive())
-    return makeError("compiler worker is not running");
+    return makeError(what + " is not running");
   drainStderr();
   stderrTail.clear();
   size_t written = 0;
@@ -370,13 +382,13 @@ WorkerProcess::transact(StringRef out, uint64_t id,
   for (;;) {
     Expected<std::optional<proto::Frame>> frame = decoder.take();
     if (!frame)
-      return killWith("compiler worker sent a malformed reply: " +
-                      toString(frame.takeError()));
+      return killWith(
+          what + " sent a malformed reply: " + toString(frame.takeError()));
     if (*frame && (*frame)->id != id)
-      return killWith(formatv("compiler worker sent a reply to request {0} "
+      return killWith(formatv("{2} sent a reply to request {0} "
                               "while request {1} was pending (a stale or "
                               "unsolicited reply)",
-                              (*frame)->id, id));
+                              (*frame)->id, id, what));
     if (*frame)
       return std::move(**frame);
 
@@ -385,9 +397,10 @@ WorkerProcess::transact(StringRef out, uint64_t id,
       auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline -
                                                                Clock::now());
       if (left.count() <= 0)
-        return killWith(formatv("compiler worker exceeded the {0} ms time "
+        return killWith(formatv("{2} exceeded the {0} ms time "
                                 "limit{1}",
-                                limitMs, startup ? " while starting" : ""));
+                                limitMs, startup ? " while starting" : "",
+                                what));
       timeout = int(std::min<int64_t>(left.count(), 1 << 30));
     }
     struct pollfd fds[2] = {
@@ -398,8 +411,7 @@ WorkerProcess::transact(StringRef out, uint64_t id,
     if (n < 0) {
       if (errno == EINTR)
         continue;
-      return killWith(Twine("poll on compiler worker failed: ") +
-                      std::strerror(errno));
+      return killWith("poll on " + what + " failed: " + std::strerror(errno));
     }
     if (n == 0)
       continue; // The deadline check above fires.
@@ -532,8 +544,8 @@ Error WorkerProcess::diedError(bool startup) {
   pid_t oldPid = pid;
   std::optional<int> status = reap(kShutdownGrace);
   std::string message =
-      formatv("compiler worker{0} {1}", startup ? " failed to start:" : "",
-              describeStatus(status));
+      formatv("{2}{0} {1}", startup ? " failed to start:" : "",
+              describeStatus(status), what);
   std::string detail = summarizeStderr(stderrTail);
   if (!detail.empty())
     message += ": " + detail;
@@ -565,7 +577,7 @@ bool WorkerProcess::checkIdle() {
     struct pollfd fd = {channel.get(), POLLIN, 0};
     if (decoder.pendingBytes() == 0 && ::poll(&fd, 1, 0) == 0)
       return true;
-    consumeError(killWith("compiler worker spoke while idle"));
+    consumeError(killWith(what + " spoke while idle"));
     return false;
   }
   if (r == pid) {
@@ -589,18 +601,18 @@ Expected<WorkerResponse> WorkerProcess::compile(const WorkerRequest &request) {
   if (reply->kind == proto::MessageKind::Error) {
     Expected<std::string> text = proto::decodeString(reply->payload);
     if (!text)
-      return killWith("compiler worker sent a malformed error: " +
-                      toString(text.takeError()));
+      return killWith(what +
+                      " sent a malformed error: " + toString(text.takeError()));
     return makeError(*text);
   }
   if (reply->kind != proto::MessageKind::CompileResponse)
-    return killWith("compiler worker sent message kind " +
+    return killWith(what + " sent message kind " +
                     Twine(unsigned(reply->kind)) +
                     " in reply to a compile request");
   Expected<WorkerResponse> response = proto::decodeResponse(reply->payload);
   if (!response)
-    return killWith("compiler worker sent a malformed reply: " +
-                    toString(response.takeError()));
+    return killWith(
+        what + " sent a malformed reply: " + toString(response.takeError()));
   return response;
 }
 
@@ -617,13 +629,13 @@ Expected<std::string> WorkerProcess::identity(WorkerBackend backend) {
     return reply.takeError();
   if (reply->kind != proto::MessageKind::IdentityResponse &&
       reply->kind != proto::MessageKind::Error)
-    return killWith("compiler worker sent message kind " +
+    return killWith(what + " sent message kind " +
                     Twine(unsigned(reply->kind)) +
                     " in reply to an identity request");
   Expected<std::string> text = proto::decodeString(reply->payload);
   if (!text)
-    return killWith("compiler worker sent a malformed reply: " +
-                    toString(text.takeError()));
+    return killWith(what +
+                    " sent a malformed reply: " + toString(text.takeError()));
   if (reply->kind == proto::MessageKind::Error)
     return makeError(*text);
   return text;
@@ -659,9 +671,11 @@ constexpr auto kStartupRetryDelay = std::chrono::seconds(10);
 class WorkerPoolImpl final : public WorkerPool {
 public:
   WorkerPoolImpl(unsigned maxWorkers, WorkerLimits limits, std::string path,
-                 uint64_t idleMs, uint64_t startupMs)
+                 uint64_t idleMs, uint64_t startupMs, WorkerProgram program,
+                 unsigned maxJobsPerWorker)
       : maxWorkers(maxWorkers), limits(limits), path(std::move(path)),
-        idleMs(idleMs), startupMs(startupMs) {}
+        idleMs(idleMs), startupMs(startupMs), program(program),
+        maxJobsPerWorker(maxJobsPerWorker) {}
 
   ~WorkerPoolImpl() override {
     if (!isOwner())
@@ -759,15 +773,16 @@ private:
   template <typename T>
   Expected<T> withWorker(function_ref<Expected<T>(WorkerProcess &)> job) {
     if (!isOwner())
-      return makeError(formatv("this compiler worker pool belongs to process "
+      return makeError(formatv("this {1} pool belongs to process "
                                "{0}, not to this forked child",
-                               ownerPid));
+                               ownerPid, describeProgram(program)));
     std::unique_ptr<WorkerProcess> worker;
     {
       std::unique_lock<std::mutex> lock(mutex);
       available.wait(lock, [&] { return cancelled || busy < maxWorkers; });
       if (cancelled)
-        return makeError("the compiler worker pool is shut down (the process "
+        return makeError(describeProgram(program) +
+                         " pool is shut down (the process "
                          "is exiting)");
       ++busy;
       if (!idle.empty()) {
@@ -776,9 +791,16 @@ private:
       }
     }
     WorkerProcess *current = nullptr;
+    // A worker that has served its share of jobs is stopped (outside the
+    // lock: it exits when its channel closes) instead of going idle.
+    std::unique_ptr<WorkerProcess> retired;
     auto releaseSlot = make_scope_exit([&] {
       std::lock_guard<std::mutex> lock(mutex);
       running.erase(current);
+      if (worker && maxJobsPerWorker && worker->jobsRun >= maxJobsPerWorker) {
+        worker->beginShutdown();
+        retired = std::move(worker);
+      }
       if (worker && worker->isAlive() && !cancelled) {
         worker->idleSince = Clock::now();
         idle.push_back(std::move(worker));
@@ -805,6 +827,7 @@ private:
       if (cancelled)
         worker->cancel();
     }
+    ++worker->jobsRun;
     return job(*worker);
   }
 
@@ -819,7 +842,7 @@ private:
                          " (not retried for a few seconds)");
     }
     Expected<std::unique_ptr<WorkerProcess>> spawned =
-        WorkerProcess::spawn(path, limits, startupMs);
+        WorkerProcess::spawn(path, limits, startupMs, program);
     std::lock_guard<std::mutex> lock(mutex);
     if (!spawned) {
       std::string message = toString(spawned.takeError());
@@ -881,8 +904,8 @@ private:
   std::vector<std::unique_ptr<WorkerProcess>> idle;
   /// Workers running a job (owned by the job's thread), for cancel().
   llvm::SmallPtrSet<WorkerProcess *, 8> running;
-  std::optional<std::string> identities[2];
-  std::vector<std::string> identityFiles[2];
+  std::optional<std::string> identities[kNumWorkerBackends];
+  std::vector<std::string> identityFiles[kNumWorkerBackends];
   std::atomic<unsigned> started{0};
   /// The last start-up failure and until when it is repeated.
   std::optional<std::pair<std::string, Clock::time_point>> startFailure;
@@ -892,6 +915,8 @@ private:
   const std::string path;
   const uint64_t idleMs;
   const uint64_t startupMs;
+  const WorkerProgram program;
+  const unsigned maxJobsPerWorker;
 };
 
 /// Directories, relative to a directory holding XPUCodegen code, where the
@@ -912,11 +937,11 @@ std::vector<std::string> &registeredWorkers() {
 }
 
 void addCandidate(std::vector<std::string> &candidates, StringRef dir,
-                  StringRef sub) {
+                  StringRef sub, StringRef name) {
   if (dir.empty())
     return;
   SmallString<256> candidate(dir);
-  sys::path::append(candidate, sub, kWorkerName);
+  sys::path::append(candidate, sub, name);
   sys::path::remove_dots(candidate, /*remove_dot_dot=*/true);
   if (!llvm::is_contained(candidates, candidate.str()))
     candidates.push_back(candidate.str().str());
@@ -926,7 +951,8 @@ void addCandidate(std::vector<std::string> &candidates, StringRef dir,
 /// relative directories of) the object holding this code and the main
 /// executable, then the paths registered by the program, then the configured
 /// install directory.
-std::vector<std::string> workerCandidates() {
+std::vector<std::string> workerCandidates(WorkerProgram program) {
+  StringRef name = getWorkerProgramName(program);
   std::vector<std::string> bases;
   Dl_info info;
   if (::dladdr(reinterpret_cast<void *>(&findWorkerExecutable), &info) &&
@@ -952,18 +978,25 @@ std::vector<std::string> workerCandidates() {
     if (!sys::fs::real_path(object, real))
       dirs.emplace_back(sys::path::parent_path(real));
     for (const SmallString<256> &dir : dirs) {
-      addCandidate(candidates, dir, "");
+      addCandidate(candidates, dir, "", name);
       for (StringRef sub : relativeDirs)
-        addCandidate(candidates, dir, sub);
+        addCandidate(candidates, dir, sub, name);
     }
   }
   {
     std::lock_guard<std::mutex> lock(registeredMutex);
-    for (const std::string &path : registeredWorkers())
-      if (!llvm::is_contained(candidates, path))
-        candidates.push_back(path);
+    // Registered paths name the compiler worker; the package's other
+    // programs are installed beside it.
+    for (const std::string &path : registeredWorkers()) {
+      if (program == WorkerProgram::CompileWorker) {
+        if (!llvm::is_contained(candidates, path))
+          candidates.push_back(path);
+        continue;
+      }
+      addCandidate(candidates, sys::path::parent_path(path), "", name);
+    }
   }
-  addCandidate(candidates, XPU_WORKER_INSTALL_DIR, "");
+  addCandidate(candidates, XPU_WORKER_INSTALL_DIR, "", name);
   return candidates;
 }
 
@@ -979,10 +1012,22 @@ void registerWorkerExecutable(StringRef path) {
     registeredWorkers().push_back(path.str());
 }
 
-std::string findWorkerExecutable() {
-  if (const char *env = std::getenv("XPU_CODEGEN_WORKER"); env && *env)
+StringRef getWorkerProgramName(WorkerProgram program) {
+  return program == WorkerProgram::SPIRVEmitter ? "xpu-spirv-emitter"
+                                                : "xpu-compile-worker";
+}
+
+StringRef getWorkerProgramEnvVar(WorkerProgram program) {
+  return program == WorkerProgram::SPIRVEmitter ? "XPU_CODEGEN_SPIRV_EMITTER"
+                                                : "XPU_CODEGEN_WORKER";
+}
+
+std::string findWorkerExecutable(WorkerProgram program) {
+  if (const char *env =
+          std::getenv(getWorkerProgramEnvVar(program).str().c_str());
+      env && *env)
     return env;
-  for (const std::string &candidate : workerCandidates())
+  for (const std::string &candidate : workerCandidates(program))
     if (sys::fs::can_execute(candidate) && !sys::fs::is_directory(candidate))
       return candidate;
   return "";
@@ -1003,23 +1048,29 @@ Error checkWorkerLimits(const WorkerLimits &limits) {
 Expected<std::unique_ptr<WorkerPool>>
 WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
                    std::string workerPath, std::optional<uint64_t> idleMs,
-                   uint64_t startupMs) {
+                   uint64_t startupMs, WorkerProgram program,
+                   unsigned maxJobsPerWorker) {
   if (Error error = checkWorkerLimits(limits))
     return std::move(error);
+  StringRef what = describeProgram(program);
+  StringRef envVar = getWorkerProgramEnvVar(program);
   if (workerPath.empty())
-    workerPath = findWorkerExecutable();
+    workerPath = findWorkerExecutable(program);
   if (workerPath.empty())
-    return makeError(formatv("cannot find the compiler worker executable "
-                             "'{0}' (looked for {1}); set XPU_CODEGEN_WORKER "
+    return makeError(formatv("cannot find the {2} executable "
+                             "'{0}' (looked for {1}); set {3} "
                              "to its path",
-                             kWorkerName,
-                             llvm::join(workerCandidates(), ", ")));
+                             getWorkerProgramName(program),
+                             llvm::join(workerCandidates(program), ", "), what,
+                             envVar));
   if (!sys::fs::can_execute(workerPath) || sys::fs::is_directory(workerPath))
-    return makeError(formatv(
-        "compiler worker '{0}'{1} is not an executable "
-        "file",
-        workerPath,
-        std::getenv("XPU_CODEGEN_WORKER") ? " (from XPU_CODEGEN_WORKER)" : ""));
+    return makeError(formatv("{2} '{0}'{1} is not an executable "
+                             "file",
+                             workerPath,
+                             std::getenv(envVar.str().c_str())
+                                 ? " (from " + envVar.str() + ")"
+                                 : std::string(),
+                             what));
   if (maxWorkers == 0)
     maxWorkers =
         std::max(1u, llvm::hardware_concurrency().compute_thread_count());
@@ -1030,8 +1081,9 @@ WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
         env && !StringRef(env).getAsInteger(10, value))
       idleMs = value;
   }
-  return std::make_unique<WorkerPoolImpl>(
-      maxWorkers, limits, std::move(workerPath), *idleMs, startupMs);
+  return std::make_unique<WorkerPoolImpl>(maxWorkers, limits,
+                                          std::move(workerPath), *idleMs,
+                                          startupMs, program, maxJobsPerWorker);
 }
 
 namespace {
@@ -1042,7 +1094,8 @@ namespace {
 struct SharedPools {
   std::mutex mutex;
   pid_t owner = ::getpid();
-  std::map<std::pair<uint64_t, uint64_t>, std::unique_ptr<WorkerPoolImpl>>
+  std::map<std::tuple<WorkerProgram, uint64_t, uint64_t>,
+           std::unique_ptr<WorkerPoolImpl>>
       pools;
 };
 
@@ -1071,16 +1124,19 @@ SharedPools &getSharedPools() {
 } // namespace
 
 Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
-                                             WorkerLimits limits) {
-  // One shared pool per set of limits, so that a caller's limits are always
-  // the ones its jobs run under.
+                                             WorkerLimits limits,
+                                             WorkerProgram program,
+                                             unsigned maxJobsPerWorker) {
+  // One shared pool per program and set of limits, so that a caller's
+  // limits are always the ones its jobs run under.
   SharedPools &shared = getSharedPools();
   std::lock_guard<std::mutex> lock(shared.mutex);
   std::unique_ptr<WorkerPoolImpl> &pool =
-      shared.pools[{limits.memoryMiB, limits.timeoutMs}];
+      shared.pools[{program, limits.memoryMiB, limits.timeoutMs}];
   if (!pool) {
     Expected<std::unique_ptr<WorkerPool>> created =
-        create(maxWorkers, limits, "");
+        create(maxWorkers, limits, "", /*idleMs=*/{}, kDefaultStartupMs,
+               program, maxJobsPerWorker);
     if (!created)
       return created.takeError();
     pool.reset(static_cast<WorkerPoolImpl *>(created->release()));

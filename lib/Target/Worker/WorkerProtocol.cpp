@@ -54,9 +54,7 @@ bool isKnownKind(uint16_t kind) {
          kind <= uint16_t(MessageKind::Error);
 }
 
-bool isKnownBackend(uint8_t backend) {
-  return backend <= uint8_t(WorkerBackend::LevelZero);
-}
+bool isKnownBackend(uint8_t backend) { return backend < kNumWorkerBackends; }
 
 } // namespace
 

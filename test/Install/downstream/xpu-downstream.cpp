@@ -6,7 +6,8 @@
 //
 // Runs xpu-codegen-pipeline from C++ on the MLIR file named on the command
 // line and prints, for each native object, the GRF decision recorded in its
-// properties (grf_mode, n_regs, the kernels it holds), then the worker used.
+// properties (grf_mode, n_regs, the kernels it holds), then the worker and the
+// SPIR-V emitter used.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,5 +65,8 @@ int main(int argc, char **argv) {
     }
   });
   llvm::outs() << "worker: " << xpu::findWorkerExecutable() << "\n";
+  llvm::outs() << "emitter: "
+               << xpu::findWorkerExecutable(xpu::WorkerProgram::SPIRVEmitter)
+               << "\n";
   return 0;
 }

@@ -8,6 +8,7 @@
 #define XPUCODEGEN_TARGET_SPIRV_SPIRVEMITTER_H
 
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
+#include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
@@ -22,6 +23,21 @@ namespace mlir::xpu {
 /// Errors are located at the module or the op that could not be emitted.
 FailureOr<SmallVector<char, 0>> emitSPIRV(gpu::GPUModuleOp module,
                                           int optLevel = 2);
+
+/// An xpu-spirv-emitter process is retired after this many modules: it
+/// keeps every module's machine code to stay immune to
+/// llvm/llvm-project#160613 (about 1 MiB per module).
+constexpr unsigned kSPIRVEmitterModulesPerProcess = 64;
+
+/// The default time limit per module for LLVM's SPIR-V backend, in seconds
+/// ($XPU_CODEGEN_LLC_TIMEOUT_S overrides it; 0: none).
+constexpr uint64_t kDefaultSPIRVEmitTimeoutS = 300;
+
+/// The process-wide pool of xpu-spirv-emitter processes that emitSPIRV uses
+/// for LLVM-dialect modules (started on demand; time limit per module from
+/// $XPU_CODEGEN_LLC_TIMEOUT_S). For tests and benchmarks: how many emitters
+/// were started.
+llvm::Expected<WorkerPool &> getSPIRVEmitterPool();
 
 /// Checks `spirv` with SPIRV-Tools per `mode`: a rejection is a warning at
 /// `op` (Warn) or an error (Strict, the only case that fails).

@@ -27,8 +27,23 @@
 
 namespace mlir::xpu {
 
-/// Which compiler a worker drives for a job.
-enum class WorkerBackend : uint8_t { Ocloc = 0, LevelZero = 1 };
+/// Which compiler a worker drives for a job. LLVMSPIRV is LLVM's SPIR-V
+/// backend in xpu-spirv-emitter: the request's input is LLVM bitcode, its
+/// `device` the target triple and its `options` the optimization level
+/// ("-O0".."-O3"); the response's binary is the SPIR-V.
+enum class WorkerBackend : uint8_t { Ocloc = 0, LevelZero = 1, LLVMSPIRV = 2 };
+constexpr unsigned kNumWorkerBackends = 3;
+
+/// The programs a WorkerPool runs: the isolated native compiler
+/// (xpu-compile-worker, $XPU_CODEGEN_WORKER) or the SPIR-V emitter
+/// (xpu-spirv-emitter, $XPU_CODEGEN_SPIRV_EMITTER). Both speak the protocol
+/// of WorkerProtocol.h and are found the same way (findWorkerExecutable).
+enum class WorkerProgram : uint8_t { CompileWorker = 0, SPIRVEmitter = 1 };
+
+/// The executable name of `program`, e.g. "xpu-compile-worker".
+llvm::StringRef getWorkerProgramName(WorkerProgram program);
+/// The environment variable naming `program`'s executable.
+llvm::StringRef getWorkerProgramEnvVar(WorkerProgram program);
 
 /// One compile job: SPIR-V to native code for one device with one set of
 /// build options.
@@ -40,7 +55,7 @@ struct WorkerRequest {
   /// empty: the worker then passes a blank, never an empty `-options` (ocloc
   /// reads option files from disk when it is empty).
   std::string options;
-  /// The SPIR-V module.
+  /// The SPIR-V module (LLVM bitcode for WorkerBackend::LLVMSPIRV).
   std::vector<char> spirv;
 };
 
@@ -110,16 +125,25 @@ public:
   /// Creates a pool that starts up to `maxWorkers` workers on demand
   /// (0: number of hardware threads). Workers idle for `idleMs` exit
   /// (default: $XPU_CODEGEN_WORKER_IDLE_MS, else kDefaultIdleMs; 0: never).
+  /// `program` says which program `workerPath` (default: the one
+  /// findWorkerExecutable(program) finds) is, for messages. A worker that
+  /// has served `maxJobsPerWorker` jobs (0: no limit) is stopped when it
+  /// goes idle and replaced by a fresh one on demand.
   static llvm::Expected<std::unique_ptr<WorkerPool>>
   create(unsigned maxWorkers, WorkerLimits limits = {},
          std::string workerPath = "", std::optional<uint64_t> idleMs = {},
-         uint64_t startupMs = kDefaultStartupMs);
-  /// A process-wide pool per set of limits, shared by every pass run in this
-  /// process and grown to at least `maxWorkers`. Shared pools are never
-  /// destroyed (they outlive static destructors, so threads still compiling
-  /// at exit never find them gone).
-  static llvm::Expected<WorkerPool &> getShared(unsigned maxWorkers,
-                                                WorkerLimits limits = {});
+         uint64_t startupMs = kDefaultStartupMs,
+         WorkerProgram program = WorkerProgram::CompileWorker,
+         unsigned maxJobsPerWorker = 0);
+  /// A process-wide pool per program and set of limits, shared by every pass
+  /// run in this process and grown to at least `maxWorkers`. Shared pools
+  /// are never destroyed (they outlive static destructors, so threads still
+  /// compiling at exit never find them gone). `maxJobsPerWorker` applies
+  /// when the pool is created.
+  static llvm::Expected<WorkerPool &>
+  getShared(unsigned maxWorkers, WorkerLimits limits = {},
+            WorkerProgram program = WorkerProgram::CompileWorker,
+            unsigned maxJobsPerWorker = 0);
 
   /// Ends what the shared pools are doing, for a process about to exit:
   /// later run() calls fail at once, running jobs are killed (their run()
@@ -167,12 +191,16 @@ public:
 /// tree and the install tree's layout, so that xpu-opt, the plugin in the
 /// stock mlir-opt and the Python package find theirs), then the paths given
 /// to registerWorkerExecutable(), then the configured install directory.
-std::string findWorkerExecutable();
+/// For WorkerProgram::SPIRVEmitter the same with $XPU_CODEGEN_SPIRV_EMITTER
+/// and xpu-spirv-emitter (a registered worker path names the directory).
+std::string
+findWorkerExecutable(WorkerProgram program = WorkerProgram::CompileWorker);
 
 /// Names a worker executable for findWorkerExecutable() to consider after the
 /// places relative to the program. A program that links the libraries
 /// statically from an installed package gets a call naming that package's
-/// worker compiled in (XPUCodegenConfig.cmake, XPUCodegen::XPUCodegen).
+/// worker compiled in (XPUCodegenConfig.cmake, XPUCodegen::XPUCodegen); the
+/// package's other programs (xpu-spirv-emitter) are looked for beside it.
 void registerWorkerExecutable(llvm::StringRef path);
 
 } // namespace mlir::xpu

@@ -1,0 +1,233 @@
+//===- WorkerServer.cpp - Worker side of the WorkerPool protocol ----------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Started by WorkerPool with a socket on stdin/stdout, a worker program
+// limits its own address space, moves into a private empty working
+// directory, sets itself up once, says hello, and then serves jobs until the
+// host closes the channel. Whatever a job does to the process (exit, abort,
+// runaway memory) only costs the host that job.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Worker/WorkerServer.h"
+#include "XPUCodegen/Target/Worker/WorkerProtocol.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <new>
+#include <optional>
+#include <poll.h>
+#include <sys/resource.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace llvm;
+namespace proto = mlir::xpu::protocol;
+
+namespace mlir::xpu::worker {
+
+WorkerService::~WorkerService() = default;
+
+namespace {
+
+/// The private working directory, removed on any orderly exit (including
+/// the compiler calling exit()); the host removes it after a crash.
+char workDir[4096];
+/// The program's name, for messages from signal-safe code.
+char programName[64] = "worker";
+
+void removeWorkDir() {
+  if (workDir[0])
+    (void)sys::fs::remove_directories(workDir, /*IgnoreErrors=*/true);
+}
+
+/// Allocation failure under RLIMIT_AS: leave with a status the host maps to
+/// "exceeded the memory limit" instead of whatever the compiler would do.
+void onOutOfMemory() {
+  static const char message[] = ": out of memory\n";
+  (void)!::write(2, programName, std::strlen(programName));
+  (void)!::write(2, message, sizeof(message) - 1);
+  ::_exit(proto::kExitOutOfMemory);
+}
+
+int fail(const Twine &message) {
+  std::fprintf(stderr, "%s: %s\n", programName, message.str().c_str());
+  return proto::kExitSetupFailure;
+}
+
+/// Sends `kind` with `payload`, or an Error frame for `result`'s error, as
+/// the answer to request `id`.
+template <typename T, typename EncodeFn>
+Error reply(int out, uint64_t id, proto::MessageKind kind, Expected<T> result,
+            EncodeFn encode) {
+  // Compilers' diagnostics go through stdio (into the host's stderr
+  // capture); flush them while the host still attributes them to this job.
+  std::fflush(stdout);
+  std::fflush(stderr);
+  if (!result)
+    return proto::writeAll(
+        out, proto::encodeFrame(
+                 proto::MessageKind::Error,
+                 proto::encodeString(toString(result.takeError())), id));
+  return proto::writeAll(out, proto::encodeFrame(kind, encode(*result), id));
+}
+
+} // namespace
+
+int runWorkerServer(int argc, char **argv, StringRef name,
+                    WorkerService &service) {
+  std::snprintf(programName, sizeof(programName), "%s", name.str().c_str());
+  uint64_t memoryMiB = 0;
+  StringRef givenWorkDir;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg.consume_front("--memory-mib=") && !arg.getAsInteger(10, memoryMiB))
+      continue;
+    if (arg.consume_front("--work-dir=") && !arg.empty() &&
+        arg.size() < sizeof(workDir)) {
+      givenWorkDir = arg;
+      continue;
+    }
+    std::fprintf(stderr,
+                 "usage: %s [--memory-mib=N] [--work-dir=DIR]\n"
+                 "Serves jobs for XPUCodegen's WorkerPool over "
+                 "stdin/stdout; not meant to be run by hand.\n",
+                 argv[0]);
+    return 2;
+  }
+
+  // Move the protocol channel off fds 0/1: compilers print to stdout, which
+  // must land in the captured stderr, not in the middle of a frame.
+  int in = ::fcntl(0, F_DUPFD_CLOEXEC, 3);
+  int out = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
+  int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (in < 0 || out < 0 || devNull < 0 || ::dup2(devNull, 0) < 0 ||
+      ::dup2(2, 1) < 0)
+    return fail(Twine("cannot set up the channel: ") + std::strerror(errno));
+  ::close(devNull);
+  // A vanished host is an EPIPE from send(), handled as end of service.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  if (memoryMiB > kMaxMemoryMiB)
+    return fail("memory limit of " + Twine(memoryMiB) + " MiB is out of range");
+  if (memoryMiB) {
+    struct rlimit limit;
+    limit.rlim_cur = limit.rlim_max = rlim_t(memoryMiB) << 20;
+    if (::setrlimit(RLIMIT_AS, &limit) != 0)
+      return fail(Twine("cannot set the memory limit: ") +
+                  std::strerror(errno));
+  }
+  std::set_new_handler(onOutOfMemory);
+
+  if (!givenWorkDir.empty()) {
+    // The host made it (and removes it if this process dies early).
+    std::memcpy(workDir, givenWorkDir.data(), givenWorkDir.size());
+    workDir[givenWorkDir.size()] = 0;
+  } else {
+    SmallString<128> tmpl;
+    sys::path::system_temp_directory(/*ErasedOnReboot=*/true, tmpl);
+    sys::path::append(tmpl, name + Twine("-XXXXXX"));
+    if (tmpl.size() >= sizeof(workDir))
+      return fail("temporary directory path too long");
+    std::memcpy(workDir, tmpl.c_str(), tmpl.size() + 1);
+    if (!::mkdtemp(workDir)) {
+      workDir[0] = 0;
+      return fail(Twine("cannot create a private working directory: ") +
+                  std::strerror(errno));
+    }
+  }
+  std::atexit(removeWorkDir);
+  if (::chdir(workDir) != 0)
+    return fail(Twine("cannot enter ") + workDir + ": " + std::strerror(errno));
+
+  service.setUp(memoryMiB);
+
+  proto::HelloMessage hello;
+  hello.pid = uint32_t(::getpid());
+  hello.workDir = workDir;
+  if (Error err =
+          proto::writeAll(out, proto::encodeFrame(proto::MessageKind::Hello,
+                                                  proto::encodeHello(hello)))) {
+    consumeError(std::move(err));
+    return 0; // The host went away.
+  }
+
+  // The host may die while a job runs (and with it the time limit it
+  // enforces): a hang-up on the channel ends this process at once instead
+  // of letting a runaway job outlive its host.
+  std::thread([in] {
+    struct pollfd fd = {in, POLLRDHUP, 0};
+    while (::poll(&fd, 1, -1) < 0 && errno == EINTR) {
+    }
+    removeWorkDir();
+    ::_exit(0);
+  }).detach();
+
+  proto::FrameDecoder decoder;
+  for (;;) {
+    Expected<std::optional<proto::Frame>> frame = proto::readFrame(in, decoder);
+    if (!frame) {
+      // The stream cannot be resynchronized: say why and stop.
+      std::string message = toString(frame.takeError());
+      consumeError(proto::writeAll(
+          out, proto::encodeFrame(proto::MessageKind::Error,
+                                  proto::encodeString(message))));
+      return fail(message);
+    }
+    if (!*frame)
+      return 0; // Orderly shutdown: the host closed the channel.
+
+    Error sent = Error::success();
+    switch ((*frame)->kind) {
+    case proto::MessageKind::CompileRequest: {
+      Expected<WorkerResponse> response = [&]() -> Expected<WorkerResponse> {
+        Expected<WorkerRequest> request =
+            proto::decodeRequest((*frame)->payload);
+        if (!request)
+          return request.takeError();
+        return service.compile(*request);
+      }();
+      sent = reply(out, (*frame)->id, proto::MessageKind::CompileResponse,
+                   std::move(response), proto::encodeResponse);
+      break;
+    }
+    case proto::MessageKind::IdentityRequest: {
+      Expected<std::string> identity = [&]() -> Expected<std::string> {
+        Expected<WorkerBackend> kind = proto::decodeBackend((*frame)->payload);
+        if (!kind)
+          return kind.takeError();
+        return service.getIdentity(*kind);
+      }();
+      sent = reply(out, (*frame)->id, proto::MessageKind::IdentityResponse,
+                   std::move(identity),
+                   [](StringRef text) { return proto::encodeString(text); });
+      break;
+    }
+    default:
+      sent = proto::writeAll(
+          out, proto::encodeFrame(proto::MessageKind::Error,
+                                  proto::encodeString(
+                                      "unexpected message kind " +
+                                      std::to_string(unsigned((*frame)->kind))),
+                                  (*frame)->id));
+      break;
+    }
+    if (sent) {
+      consumeError(std::move(sent));
+      return 0; // The host went away.
+    }
+  }
+}
+
+} // namespace mlir::xpu::worker
