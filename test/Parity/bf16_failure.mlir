@@ -14,7 +14,7 @@
 // CHECK: gpu.binary @f16_scale {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {{{.*}}scale_f16 = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}
 // CHECK-SAME: n_regs = 128 : i32, spill_size = 0 : i64, subgroup_size = 16 : i32}, bin = "\7FELF
 // ERR: bf16_failure.mlir:[[@LINE+9]]:3: error: xpu-emit-spirv: LLVM's SPIR-V backend failed
-// ERR-NEXT: SPV_KHR_bfloat16
+// ERR-SAME: (SPIR-V emitter exited with status 1: LLVM ERROR: {{.*}}SPV_KHR_bfloat16)
 // ERR-NOT: error:
 // REPORT: "error": "xpu-emit-spirv:
 // REPORT: "module": "bf16_scale"
