@@ -32,6 +32,14 @@ def child_env(**extra):
     return env
 
 
+def die_with_parent():
+    """preexec_fn of servers: killed when the test process dies, even when
+    it crashes before stopping them."""
+    import ctypes
+    PR_SET_PDEATHSIG = 1
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -82,7 +90,8 @@ class RedisServer:
                 ["redis-server", "--port", str(self.port), "--bind",
                  "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
                  dir, "--daemonize", "no", *extra],
-                stdout=self.log, stderr=subprocess.STDOUT, env=child_env())
+                stdout=self.log, stderr=subprocess.STDOUT, env=child_env(),
+                preexec_fn=die_with_parent)
             if self._wait_ready():
                 return
             self.kill()
