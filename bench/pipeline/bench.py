@@ -323,15 +323,13 @@ class Project:
             raise BenchError(f"{tag}: {len(errors)} modules failed, first: "
                              f"{errors[0]['module']}: {errors[0]['error']}")
         # Builds that ran: a deduplicated module reuses its original's
-        # (its entry repeats them), linked modules share their batch's.
-        fresh, batches = [], set()
+        # (its entry repeats them); the modules linked into one share its
+        # build (the first lists it, the others mark it "reused") and list
+        # the builds of their own (a part split out) as fresh.
+        fresh = []
         for m in modules:
             if "deduplicated_from" in m:
                 continue
-            if "linked_into" in m:
-                if m["linked_into"] in batches:
-                    continue
-                batches.add(m["linked_into"])
             fresh += [a for a in m.get("attempts", [])
                       if not a.get("reused")]
         return {
