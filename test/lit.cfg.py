@@ -31,6 +31,12 @@ if xpu_preload:
     config.available_features.add("sanitizers")
 config.substitutions.append(
     ("%python", xpu_preload_env + config.python_executable))
+# The compiler worker a test may wrap (to count or log its starts): the one
+# the environment names (the release worker under tools/ci-sanitize), else
+# this build's.
+config.substitutions.append(
+    ("%xpu_worker", os.environ.get("XPU_CODEGEN_WORKER") or
+     os.path.join(config.xpu_tools_dir, "xpu-compile-worker")))
 # Real SPIR-V kernels with known spill behaviour (see their README.md).
 config.substitutions.append(
     ("%native_inputs",
