@@ -128,6 +128,8 @@ void python::applyExtraOptions(CompileOptions &options, const py::dict &extra) {
       options.flags = py::cast<std::string>(value);
     else if (name == "cache_url")
       options.cacheUrl = py::cast<std::string>(value);
+    else if (name == "compiler_root")
+      options.compilerRoot = py::cast<std::string>(value);
     else if (name == "timeout_ms")
       options.timeoutMs = py::cast<uint64_t>(value);
     else if (name == "memory_limit_mb")

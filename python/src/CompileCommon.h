@@ -43,6 +43,8 @@ struct CompileOptions {
   std::string cacheDir;
   /// The shared cache tier (`cache-url`); empty: $XPU_CODEGEN_CACHE_URL.
   std::string cacheUrl;
+  /// The compiler root (`compiler-root`); empty: $XPU_CODEGEN_COMPILER_ROOT.
+  std::string compilerRoot;
   unsigned jobs = 0;
   /// Extra build options (the pass option `flags`).
   std::string flags;

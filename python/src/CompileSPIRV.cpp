@@ -49,6 +49,7 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   driverOptions.autoStrategy = *parseAutoStrategy(options.autoStrategy);
   driverOptions.cacheDir = options.cacheDir;
   driverOptions.cacheUrl = options.cacheUrl;
+  driverOptions.compilerRoot = options.compilerRoot;
   driverOptions.jobs = options.jobs;
   driverOptions.limits.timeoutMs = options.timeoutMs;
   driverOptions.limits.memoryMiB = options.memoryLimitMiB;

@@ -218,6 +218,7 @@ CompileOutcome compileMLIR(const std::string &text,
   pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
   pipeline.cacheDir = options.cacheDir;
   pipeline.cacheUrl = options.cacheUrl;
+  pipeline.compilerRoot = options.compilerRoot;
   pipeline.jobs = options.jobs;
   pipeline.flags = options.flags;
   pipeline.maxWorkGroupSize = options.maxWorkGroupSize;

@@ -324,9 +324,10 @@ def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
                    auto_strategy, flags="", timeout_ms=DEFAULT_TIMEOUT_MS,
                    memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB, validate="warn",
                    max_workgroup_size=0, n_regs_default=0,
-                   cache_url=None) -> dict:
+                   cache_url=None, compiler_root=None) -> dict:
     """The keyword arguments of the native compile functions."""
     arch = _resolve_arch(arch)
+    compiler_root = _check_compiler_root(compiler_root)
     if cache_url is None:
         cache_url = ""
     elif not isinstance(cache_url, str):
@@ -393,7 +394,29 @@ def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
         max_workgroup_size=_check_int("max_workgroup_size",
                                       max_workgroup_size, _MAX_LIMIT),
         n_regs_default=n_regs_default,
+        compiler_root=compiler_root,
     )
+
+
+def _check_compiler_root(compiler_root) -> str:
+    """The compiler root as the extension takes it: "" for None (then
+    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler). Whether the
+    directory holds a compiler is checked where it is loaded, with a message
+    naming what is missing."""
+    if compiler_root is None:
+        return ""
+    if not isinstance(compiler_root, (str, os.PathLike)):
+        raise TypeError("compiler_root must be a path or None, got "
+                        f"{type(compiler_root).__name__}")
+    compiler_root = os.fspath(compiler_root)
+    if not isinstance(compiler_root, str):
+        raise TypeError("compiler_root must be a str path")
+    if not compiler_root:
+        raise ValueError("compiler_root must not be empty (use None for "
+                         "$XPU_CODEGEN_COMPILER_ROOT or the system's)")
+    if "\0" in compiler_root:
+        raise ValueError("compiler_root must not contain NUL characters")
+    return compiler_root
 
 
 def _device_grf_modes(arch: str):
@@ -449,7 +472,8 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
             memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
             validate: str = "warn", subgroup_size: Optional[int] = None,
             max_workgroup_size: int = 0, n_regs_default: int = 0,
-            cache_url: Optional[str] = None):
+            cache_url: Optional[str] = None,
+            compiler_root: Optional[Union[str, os.PathLike]] = None):
     """Compiles MLIR text or SPIR-V to native code; returns a list of Module.
 
     ``source`` is either MLIR text (``str``: the whole
@@ -477,7 +501,10 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
     compiled as given), ``max_workgroup_size`` (work-items per work-group of
     kernels that declare none, e.g. Triton's num_warps x threads_per_warp),
     ``n_regs_default`` (0 or 128: ``n_regs`` when the flags do not pin the
-    mode). ``filename`` names MLIR text in diagnostics.
+    mode), ``compiler_root`` (an ocloc installation directory, e.g. IGC 2.x
+    unpacked by ``tools/install-compiler``; None:
+    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler).
+    ``filename`` names MLIR text in diagnostics.
 
     Raises :class:`CompileError` (with located diagnostics) when anything
     fails to compile, including an unknown ``arch``;
@@ -489,7 +516,8 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
     options = _check_options(arch, grf_mode, backend, spill_threshold,
                              cache_dir, jobs, auto_strategy, flags,
                              timeout_ms, memory_limit_mb, validate,
-                             max_workgroup_size, n_regs_default, cache_url)
+                             max_workgroup_size, n_regs_default, cache_url,
+                             compiler_root)
     if isinstance(source, str):
         if not isinstance(filename, str):
             raise TypeError("filename must be a str")

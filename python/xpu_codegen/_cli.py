@@ -184,7 +184,7 @@ def _compile(args):
     options = dict(arch=args.arch, grf_mode=args.grf_mode,
                    backend=args.backend, spill_threshold=args.spill_threshold,
                    cache_dir=args.cache_dir, cache_url=args.cache_url,
-                   jobs=args.jobs,
+                   compiler_root=args.compiler_root, jobs=args.jobs,
                    auto_strategy=args.auto_strategy, flags=args.flags,
                    timeout_ms=args.timeout_ms,
                    memory_limit_mb=args.memory_limit_mb,
@@ -346,6 +346,12 @@ def _parser():
                           help="shared cache tier behind the local one, "
                                "redis://host:port[/db] ('none' disables; "
                                "default: $XPU_CODEGEN_CACHE_URL)")
+    compile_.add_argument("--compiler-root", metavar="DIR",
+                          help="the compiler: an ocloc installation "
+                               "directory, e.g. IGC 2.x unpacked by "
+                               "tools/install-compiler (default: "
+                               "$XPU_CODEGEN_COMPILER_ROOT, else the "
+                               "system's)")
     compile_.add_argument("--jobs", type=_non_negative, default=0,
                           metavar="N", help="parallel compiler workers "
                                             "(default: hardware threads)")

@@ -13,8 +13,11 @@
 
 #include "CompilerBackend.h"
 
+#include "XPUCodegen/Target/Worker/CompilerInstallation.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -59,10 +62,32 @@ const uint32_t kWarmupKernel[] = {
 /// is non-empty but adds no flag.
 constexpr const char *kNoOptions = " ";
 
-/// Name of the in-memory source; the binary output gets the same name
-/// (-output_no_suffix).
+/// Name of the in-memory source and of the binary output: IGC 1.0.12504's
+/// ocloc names it exactly that (-output_no_suffix), ocloc 26.x adds ".bin"
+/// even then, and some versions add the device ("k_pvc.bin").
 constexpr const char *kSourceName = "k.spv";
 constexpr const char *kOutputName = "k";
+
+/// The binary among ocloc's named outputs (see kOutputName); null when
+/// there is none.
+const std::string *
+findBinaryOutput(const std::map<std::string, std::string> &outputs) {
+  for (StringRef name : {StringRef(kOutputName), StringRef("k.bin")}) {
+    auto it = outputs.find(name.str());
+    if (it != outputs.end())
+      return &it->second;
+  }
+  const std::string *found = nullptr;
+  for (const auto &[name, data] : outputs) {
+    if (!StringRef(name).starts_with("k_") ||
+        !StringRef(name).ends_with(".bin"))
+      continue;
+    if (found)
+      return nullptr; // Several devices: ambiguous, never guess.
+    found = &data;
+  }
+  return found;
+}
 
 /// The outputs of one oclocInvoke, freed with oclocFreeOutput.
 struct OclocOutputs {
@@ -97,6 +122,14 @@ public:
 
 private:
   OclocBackend(void *handle, std::string path) : handle(handle), path(path) {}
+
+  /// Adds IGC's libraries beside libocloc to compilerObjects: ocloc 26.x
+  /// loads them per compile and unloads them after, so the warm-up leaves
+  /// only libocloc mapped, yet they are the compiler.
+  void addCompilerSiblings();
+
+  /// The device names this ocloc accepts (from `compile --help`).
+  std::vector<std::string> queryDevices();
 
   /// Runs ocloc with `args` (without the leading "ocloc") and in-memory
   /// sources; returns the return code and the named outputs.
@@ -156,6 +189,7 @@ Expected<std::unique_ptr<CompilerBackend>> OclocBackend::load() {
   std::vector<std::string> after = loadedObjects();
   std::set_difference(after.begin(), after.end(), before.begin(), before.end(),
                       std::back_inserter(backend->compilerObjects));
+  backend->addCompilerSiblings();
   return std::unique_ptr<CompilerBackend>(std::move(backend));
 }
 
@@ -219,15 +253,58 @@ Expected<WorkerResponse> OclocBackend::compile(const WorkerRequest &request) {
   auto log = outputs.find("stdout.log");
   if (log != outputs.end())
     response.log = log->second;
-  auto binary = outputs.find(kOutputName);
-  if (binary != outputs.end())
-    response.binary.assign(binary->second.begin(), binary->second.end());
+  if (const std::string *binary = findBinaryOutput(outputs))
+    response.binary.assign(binary->begin(), binary->end());
   response.succeeded = rc == 0 && !response.binary.empty();
-  if (rc == 0 && response.binary.empty())
-    response.log += "ocloc reported success but produced no binary\n";
+  if (rc == 0 && response.binary.empty()) {
+    std::string names;
+    for (const auto &output : outputs)
+      names += (names.empty() ? "" : ", ") + output.first;
+    response.log += "ocloc reported success but produced no binary (outputs: " +
+                    (names.empty() ? std::string("none") : names) + ")\n";
+  }
   if (!response.succeeded)
     response.binary.clear();
   return response;
+}
+
+void OclocBackend::addCompilerSiblings() {
+  auto ocloc = llvm::find_if(compilerObjects, [](const std::string &object) {
+    return sys::path::filename(object).starts_with("libocloc");
+  });
+  if (ocloc == compilerObjects.end())
+    return;
+  std::error_code ec;
+  StringRef dir = sys::path::parent_path(*ocloc);
+  std::vector<std::string> siblings;
+  for (sys::fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    StringRef name = sys::path::filename(it->path());
+    bool isCompiler = name.starts_with("libigc.so") ||
+                      name.starts_with("libigdfcl.so") ||
+                      name.starts_with("libopencl-clang.so");
+    SmallString<256> real;
+    if (isCompiler && !sys::fs::real_path(it->path(), real))
+      siblings.push_back(real.str().str());
+  }
+  for (std::string &object : compilerObjects) {
+    SmallString<256> real;
+    if (!sys::fs::real_path(object, real))
+      object = real.str().str();
+  }
+  llvm::append_range(compilerObjects, siblings);
+  llvm::sort(compilerObjects);
+  compilerObjects.erase(llvm::unique(compilerObjects), compilerObjects.end());
+}
+
+std::vector<std::string> OclocBackend::queryDevices() {
+  std::map<std::string, std::string> outputs;
+  const char *args[] = {"compile", "--help"};
+  (void)invoke(args, {}, {}, outputs);
+  auto log = outputs.find("stdout.log");
+  if (log == outputs.end())
+    return {};
+  return parseOclocDeviceHelp(log->second);
 }
 
 Expected<std::string> OclocBackend::getIdentity() {
@@ -262,9 +339,12 @@ Expected<std::string> OclocBackend::getIdentity() {
                (*file)->getBufferSize())) ^
            (hash * 0x9E3779B97F4A7C15ull);
   }
-  identity = formatv("ocloc {0} (API {1}.{2}; {3} libraries {4})", driver,
-                     api >> 16, api & 0xffff, compilerObjects.size(),
-                     format_hex_no_prefix(hash, 16));
+  CompilerIdentity reply;
+  reply.text = formatv("ocloc {0} (API {1}.{2}; {3} libraries {4})", driver,
+                       api >> 16, api & 0xffff, compilerObjects.size(),
+                       format_hex_no_prefix(hash, 16));
+  reply.devices = queryDevices();
+  identity = formatCompilerIdentity(reply);
   return identity;
 }
 

@@ -93,11 +93,14 @@ struct PreparedModule {
 
 /// What selects the compiler behind `backend` besides the files the worker
 /// maps: the worker and the environment it inherits.
-static std::string getIdentityContext(WorkerBackend backend) {
+static std::string getIdentityContext(WorkerBackend backend,
+                                      const CompilerInstallation &compiler) {
   std::string context =
       backend == WorkerBackend::Ocloc ? "ocloc" : "level-zero";
   context += '\0';
   context += findWorkerExecutable();
+  context += '\0';
+  context += compiler.root;
   for (const char *name : {"XPU_CODEGEN_OCLOC_LIBRARY", "LD_LIBRARY_PATH",
                            "LD_PRELOAD", "ZE_ENABLE_ALT_DRIVERS"}) {
     context += '\0';
@@ -117,17 +120,27 @@ static bool isPortableIdentity(WorkerBackend backend) {
 }
 
 std::optional<CachedCompilerIdentity> mlir::xpu::lookupCachedCompilerIdentity(
-    const CompileCache &cache, BackendKind backend, const DeviceInfo &device) {
+    const CompileCache &cache, BackendKind backend, const DeviceInfo &device,
+    llvm::StringRef compilerRoot) {
   llvm::Expected<BackendChoice> choice = selectBackend(backend, device);
   if (!choice) {
     llvm::consumeError(choice.takeError());
     return std::nullopt;
   }
+  // A broken root is the driver's located error, not the cache's.
+  llvm::Expected<CompilerInstallation> compiler =
+      resolveCompilerRoot(getRequestedCompilerRoot(compilerRoot));
+  if (!compiler) {
+    llvm::consumeError(compiler.takeError());
+    return std::nullopt;
+  }
   std::optional<std::string> identity = cache.lookupCompilerIdentity(
-      getIdentityContext(choice->worker), isPortableIdentity(choice->worker));
+      getIdentityContext(choice->worker, *compiler),
+      isPortableIdentity(choice->worker));
   if (!identity)
     return std::nullopt;
-  return CachedCompilerIdentity{choice->name.str(), std::move(*identity)};
+  return CachedCompilerIdentity{choice->name.str(),
+                                parseCompilerIdentity(*identity).text};
 }
 
 struct NativeCodegenDriver::Impl {
@@ -156,23 +169,23 @@ struct NativeCodegenDriver::Impl {
   /// Builds started in this driver, by build key: identical builds run once.
   llvm::StringMap<SharedBuildFuture> builds;
   std::mutex identityMutex;
-  std::optional<std::string> identities[2];
+  std::optional<CompilerIdentity> identities[2];
 
   /// The compiler identity for cache keys. Asking a worker starts IGC, so
   /// the persistent cache keeps the answer, valid while the files the
   /// worker had mapped are unchanged: a fully cached run starts no worker.
-  llvm::Expected<std::string> getCompilerIdentity(WorkerBackend backend) {
+  llvm::Expected<CompilerIdentity> getCompilerIdentity(WorkerBackend backend) {
     std::lock_guard<std::mutex> lock(identityMutex);
-    std::optional<std::string> &memo = identities[unsigned(backend)];
+    std::optional<CompilerIdentity> &memo = identities[unsigned(backend)];
     if (memo)
       return *memo;
     std::string context;
     bool portable = isPortableIdentity(backend);
     if (cache) {
-      context = getIdentityContext(backend);
+      context = getIdentityContext(backend, pool->getCompiler());
       if (std::optional<std::string> identity =
               cache->lookupCompilerIdentity(context, portable)) {
-        memo = std::move(*identity);
+        memo = parseCompilerIdentity(*identity);
         return *memo;
       }
     }
@@ -184,7 +197,7 @@ struct NativeCodegenDriver::Impl {
       noteCacheStore(cache->storeCompilerIdentity(
           context, *identity, pool->getCompilerIdentityFiles(backend),
           portable));
-    memo = *identity;
+    memo = parseCompilerIdentity(*identity);
     return *memo;
   }
 };
@@ -219,8 +232,9 @@ llvm::Expected<uint64_t> mlir::xpu::parseCacheMaxSize(llvm::StringRef text) {
 
 llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
 NativeCodegenDriver::create(const NativeCodegenOptions &options) {
-  llvm::Expected<WorkerPool &> pool =
-      WorkerPool::getShared(options.jobs, options.limits);
+  llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(
+      options.jobs, options.limits, WorkerProgram::CompileWorker,
+      /*maxJobsPerWorker=*/0, options.compilerRoot);
   if (!pool)
     return pool.takeError();
   std::unique_ptr<NativeCodegenDriver> driver(new NativeCodegenDriver(options));
@@ -326,12 +340,31 @@ static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
   return llvm::Error::success();
 }
 
+/// A device the compiler does not know would only fail inside IGC with a
+/// terse message: name the compiler and the devices it does know. A compiler
+/// that did not list its devices (Level Zero) is not checked here.
+static llvm::Error checkCompilerKnowsDevice(const CompilerIdentity &identity,
+                                            const DeviceInfo &device,
+                                            llvm::StringRef arch) {
+  if (identity.devices.empty() ||
+      llvm::is_contained(identity.devices, device.name))
+    return llvm::Error::success();
+  std::vector<std::string> known;
+  for (const DeviceInfo &candidate : getDevices())
+    if (llvm::is_contained(identity.devices, candidate.name))
+      known.push_back(candidate.name.str());
+  return llvm::createStringError(llvm::formatv(
+      "arch '{0}' is not known to the selected compiler ({1}); it knows: "
+      "{2} (select another with compiler-root=DIR or {3})",
+      arch, identity.text, llvm::join(known, ", "), kCompilerRootEnvVar));
+}
+
 /// A request after the checks that need no compiler, with its backend,
 /// compiler identity and SPIR-V digest.
 static llvm::Expected<PreparedModule>
 prepare(const ModuleCompileRequest &request,
         const NativeCodegenOptions &options,
-        llvm::function_ref<llvm::Expected<std::string>(WorkerBackend)>
+        llvm::function_ref<llvm::Expected<CompilerIdentity>(WorkerBackend)>
             getCompilerIdentity) {
   PreparedModule module;
   module.device = lookupDevice(request.arch);
@@ -350,11 +383,14 @@ prepare(const ModuleCompileRequest &request,
     return backend.takeError();
   module.backend = *backend;
 
-  llvm::Expected<std::string> identity =
+  llvm::Expected<CompilerIdentity> identity =
       getCompilerIdentity(module.backend.worker);
   if (!identity)
     return identity.takeError();
-  module.compilerIdentity = *identity;
+  if (llvm::Error error =
+          checkCompilerKnowsDevice(*identity, *module.device, request.arch))
+    return error;
+  module.compilerIdentity = identity->text;
 
   module.spirvDigest = llvm::toHex(
       llvm::SHA256::hash(llvm::arrayRefFromStringRef(

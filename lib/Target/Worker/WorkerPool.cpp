@@ -13,6 +13,7 @@
 
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 #include "XPUCodegen/Target/Worker/WorkerProtocol.h"
+#include "llvm/Support/Process.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -148,13 +149,31 @@ bool mentionsOutOfMemory(StringRef text) {
          text.contains("LLVM ERROR: out of memory");
 }
 
+/// Variables that select `compiler` in a worker: the libocloc to load and,
+/// for a root without its own loader, the root's library directories first.
+std::vector<std::string>
+getCompilerEnvironment(const CompilerInstallation &compiler) {
+  std::vector<std::string> vars;
+  if (compiler.isSystem())
+    return vars;
+  vars.push_back("XPU_CODEGEN_OCLOC_LIBRARY=" + compiler.oclocLibrary);
+  if (!compiler.loader.empty())
+    return vars;
+  std::string path = llvm::join(compiler.libraryDirs, ":");
+  if (std::optional<std::string> inherited =
+          sys::Process::GetEnv("LD_LIBRARY_PATH"))
+    path += ":" + *inherited;
+  vars.push_back("LD_LIBRARY_PATH=" + path);
+  return vars;
+}
+
 /// One worker process and its channel. Not thread-safe: the pool hands a
 /// worker to one job at a time.
 class WorkerProcess {
 public:
   static Expected<std::unique_ptr<WorkerProcess>>
   spawn(const std::string &path, const WorkerLimits &limits, uint64_t startupMs,
-        WorkerProgram program);
+        WorkerProgram program, const CompilerInstallation &compiler);
 
   ~WorkerProcess() {
     // In a forked child the process, its channel and its directory are the
@@ -239,7 +258,8 @@ private:
 
 Expected<std::unique_ptr<WorkerProcess>>
 WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
-                     uint64_t startupMs, WorkerProgram program) {
+                     uint64_t startupMs, WorkerProgram program,
+                     const CompilerInstallation &compiler) {
   std::string what = describeProgram(program).str();
   // The private working directory: made here, so the host knows it from the
   // start and removes it even when the worker dies before saying hello.
@@ -305,7 +325,16 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
 
   std::string memoryArg = "--memory-mib=" + std::to_string(limits.memoryMiB);
   std::string dirArg = "--work-dir=" + workDir;
-  SmallVector<char *> argv{const_cast<char *>(path.c_str())};
+  // A compiler with its own runtime: the worker runs on that runtime,
+  // started through the compiler's loader.
+  std::string loaderPath = compiler.getLoaderLibraryPath();
+  SmallVector<char *> argv;
+  if (!compiler.loader.empty()) {
+    argv.push_back(const_cast<char *>(compiler.loader.c_str()));
+    argv.push_back(const_cast<char *>("--library-path"));
+    argv.push_back(loaderPath.data());
+  }
+  argv.push_back(const_cast<char *>(path.c_str()));
   if (limits.memoryMiB)
     argv.push_back(memoryArg.data());
   argv.push_back(dirArg.data());
@@ -314,9 +343,13 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
   // The host's environment, except that a sanitizer runtime preloaded into
   // a sanitized host (tools/ci-sanitize) is not preloaded into the worker:
   // it could not reserve its shadow memory under the worker's RLIMIT_AS.
-  std::vector<std::string> envStrings;
+  std::vector<std::string> envStrings = getCompilerEnvironment(compiler);
   for (char **entry = environ; *entry; ++entry) {
     StringRef var = *entry;
+    if (!compiler.isSystem() &&
+        (var.starts_with("XPU_CODEGEN_OCLOC_LIBRARY=") ||
+         var.starts_with("LD_LIBRARY_PATH=")))
+      continue; // Replaced by the compiler's own.
     if (!var.consume_front("LD_PRELOAD=")) {
       envStrings.push_back(*entry);
       continue;
@@ -338,11 +371,13 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
   envp.push_back(nullptr);
 
   pid_t pid;
-  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv.data(),
-                         envp.data());
+  int rc =
+      ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), envp.data());
   if (rc != 0)
-    return makeError(
-        formatv("cannot start {2} '{0}': {1}", path, std::strerror(rc), what));
+    return makeError(formatv(
+        "cannot start {2} '{0}'{3}: {1}", path, std::strerror(rc), what,
+        compiler.loader.empty() ? std::string()
+                                : " through '" + compiler.loader + "'"));
   childEnd->reset();
   errWrite->reset();
   LLVM_DEBUG(dbgs() << "xpu-worker: spawned " << path << " pid " << pid
@@ -672,10 +707,12 @@ class WorkerPoolImpl final : public WorkerPool {
 public:
   WorkerPoolImpl(unsigned maxWorkers, WorkerLimits limits, std::string path,
                  uint64_t idleMs, uint64_t startupMs, WorkerProgram program,
-                 unsigned maxJobsPerWorker)
+                 unsigned maxJobsPerWorker, CompilerInstallation compiler)
       : maxWorkers(maxWorkers), limits(limits), path(std::move(path)),
         idleMs(idleMs), startupMs(startupMs), program(program),
-        maxJobsPerWorker(maxJobsPerWorker) {}
+        maxJobsPerWorker(maxJobsPerWorker), compiler(std::move(compiler)) {}
+
+  const CompilerInstallation &getCompiler() const override { return compiler; }
 
   ~WorkerPoolImpl() override {
     if (!isOwner())
@@ -842,7 +879,7 @@ private:
                          " (not retried for a few seconds)");
     }
     Expected<std::unique_ptr<WorkerProcess>> spawned =
-        WorkerProcess::spawn(path, limits, startupMs, program);
+        WorkerProcess::spawn(path, limits, startupMs, program, compiler);
     std::lock_guard<std::mutex> lock(mutex);
     if (!spawned) {
       std::string message = toString(spawned.takeError());
@@ -917,6 +954,7 @@ private:
   const uint64_t startupMs;
   const WorkerProgram program;
   const unsigned maxJobsPerWorker;
+  const CompilerInstallation compiler;
 };
 
 /// Directories, relative to a directory holding XPUCodegen code, where the
@@ -1049,9 +1087,18 @@ Expected<std::unique_ptr<WorkerPool>>
 WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
                    std::string workerPath, std::optional<uint64_t> idleMs,
                    uint64_t startupMs, WorkerProgram program,
-                   unsigned maxJobsPerWorker) {
+                   unsigned maxJobsPerWorker, StringRef compilerRoot) {
   if (Error error = checkWorkerLimits(limits))
     return std::move(error);
+  // Only the compile worker loads a compiler.
+  CompilerInstallation compiler;
+  if (program == WorkerProgram::CompileWorker) {
+    Expected<CompilerInstallation> resolved =
+        resolveCompilerRoot(getRequestedCompilerRoot(compilerRoot));
+    if (!resolved)
+      return resolved.takeError();
+    compiler = std::move(*resolved);
+  }
   StringRef what = describeProgram(program);
   StringRef envVar = getWorkerProgramEnvVar(program);
   if (workerPath.empty())
@@ -1081,9 +1128,9 @@ WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
         env && !StringRef(env).getAsInteger(10, value))
       idleMs = value;
   }
-  return std::make_unique<WorkerPoolImpl>(maxWorkers, limits,
-                                          std::move(workerPath), *idleMs,
-                                          startupMs, program, maxJobsPerWorker);
+  return std::make_unique<WorkerPoolImpl>(
+      maxWorkers, limits, std::move(workerPath), *idleMs, startupMs, program,
+      maxJobsPerWorker, std::move(compiler));
 }
 
 namespace {
@@ -1094,7 +1141,7 @@ namespace {
 struct SharedPools {
   std::mutex mutex;
   pid_t owner = ::getpid();
-  std::map<std::tuple<WorkerProgram, uint64_t, uint64_t>,
+  std::map<std::tuple<WorkerProgram, uint64_t, uint64_t, std::string>,
            std::unique_ptr<WorkerPoolImpl>>
       pools;
 };
@@ -1126,19 +1173,26 @@ SharedPools &getSharedPools() {
 Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
                                              WorkerLimits limits,
                                              WorkerProgram program,
-                                             unsigned maxJobsPerWorker) {
-  // One shared pool per program and set of limits, so that a caller's
-  // limits are always the ones its jobs run under.
+                                             unsigned maxJobsPerWorker,
+                                             StringRef compilerRoot) {
+  // One shared pool per program, set of limits and compiler, so that a
+  // caller's limits and compiler are always the ones its jobs run under.
+  std::string root;
+  if (program == WorkerProgram::CompileWorker)
+    root = getRequestedCompilerRoot(compilerRoot);
   SharedPools &shared = getSharedPools();
   std::lock_guard<std::mutex> lock(shared.mutex);
-  std::unique_ptr<WorkerPoolImpl> &pool =
-      shared.pools[{program, limits.memoryMiB, limits.timeoutMs}];
+  auto key = std::make_tuple(program, limits.memoryMiB, limits.timeoutMs, root);
+  std::unique_ptr<WorkerPoolImpl> &pool = shared.pools[key];
   if (!pool) {
     Expected<std::unique_ptr<WorkerPool>> created =
         create(maxWorkers, limits, "", /*idleMs=*/{}, kDefaultStartupMs,
-               program, maxJobsPerWorker);
-    if (!created)
+               program, maxJobsPerWorker, root);
+    if (!created) {
+      // No empty slot left behind: cancelShared() visits every entry.
+      shared.pools.erase(key);
       return created.takeError();
+    }
     pool.reset(static_cast<WorkerPoolImpl *>(created->release()));
   } else {
     unsigned wanted = maxWorkers

@@ -58,6 +58,9 @@ struct NativeCodegenOptions {
   /// Bound of the persistent cache in bytes (0: only LLVM's default
   /// pruning: 75% of the free space, entries unused for a week).
   uint64_t cacheMaxSize = kDefaultCacheMaxSize;
+  /// The compiler: an ocloc installation directory (CompilerInstallation);
+  /// empty: $XPU_CODEGEN_COMPILER_ROOT, else the system's.
+  std::string compilerRoot;
   WorkerLimits limits;
   /// What a SPIRV-Tools rejection of the input is: a warning recorded in
   /// the result (the module still compiles in the isolated worker), the
@@ -200,7 +203,8 @@ struct CachedCompilerIdentity {
 /// Zero in a worker where a GPU may be present, as the driver does.)
 std::optional<CachedCompilerIdentity>
 lookupCachedCompilerIdentity(const CompileCache &cache, BackendKind backend,
-                             const DeviceInfo &device);
+                             const DeviceInfo &device,
+                             llvm::StringRef compilerRoot = "");
 
 class NativeCodegenDriver {
 public:

@@ -16,6 +16,8 @@
 #ifndef XPUCODEGEN_TARGET_WORKER_WORKERPOOL_H
 #define XPUCODEGEN_TARGET_WORKER_WORKERPOOL_H
 
+#include "XPUCodegen/Target/Worker/CompilerInstallation.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -134,7 +136,7 @@ public:
          std::string workerPath = "", std::optional<uint64_t> idleMs = {},
          uint64_t startupMs = kDefaultStartupMs,
          WorkerProgram program = WorkerProgram::CompileWorker,
-         unsigned maxJobsPerWorker = 0);
+         unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "");
   /// A process-wide pool per program and set of limits, shared by every pass
   /// run in this process and grown to at least `maxWorkers`. Shared pools
   /// are never destroyed (they outlive static destructors, so threads still
@@ -143,7 +145,12 @@ public:
   static llvm::Expected<WorkerPool &>
   getShared(unsigned maxWorkers, WorkerLimits limits = {},
             WorkerProgram program = WorkerProgram::CompileWorker,
-            unsigned maxJobsPerWorker = 0);
+            unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "");
+
+  /// The compiler this pool's compile workers load (resolved from the
+  /// `compilerRoot` it was created with, else $XPU_CODEGEN_COMPILER_ROOT,
+  /// else the system's).
+  virtual const CompilerInstallation &getCompiler() const = 0;
 
   /// Ends what the shared pools are doing, for a process about to exit:
   /// later run() calls fail at once, running jobs are killed (their run()

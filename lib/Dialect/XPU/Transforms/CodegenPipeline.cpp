@@ -43,6 +43,8 @@ getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
   keyed.jobs = 0;
   keyed.cacheDir = "";
   keyed.cacheUrl = "";
+  // The compiler's identity is in every key; where it is installed is not.
+  keyed.compilerRoot = "";
   keyed.cacheMaxSize = "";
   keyed.report = "";
   std::string text;
@@ -79,6 +81,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   XPUModuleCacheOptions moduleCache;
   moduleCache.cacheDir = options.cacheDir;
   moduleCache.cacheUrl = options.cacheUrl;
+  moduleCache.compilerRoot = options.compilerRoot;
   moduleCache.backend = options.backend;
   moduleCache.pipelineKey = getModuleCachePipelineKey(options);
   pm.addPass(createXPUModuleCache(moduleCache));
@@ -103,6 +106,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.autoStrategy = options.autoStrategy;
   native.cacheDir = options.cacheDir;
   native.cacheUrl = options.cacheUrl;
+  native.compilerRoot = options.compilerRoot;
   native.jobs = options.jobs;
   native.cacheMaxSize = options.cacheMaxSize;
   native.report = options.report;

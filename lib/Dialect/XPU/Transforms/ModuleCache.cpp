@@ -130,8 +130,8 @@ std::string mlir::xpu::getModuleCacheDigest(gpu::GPUModuleOp module,
 
 std::optional<std::string>
 mlir::xpu::getModuleCacheKey(const CompileCache &cache, StringRef digest,
-                             ArrayRef<TargetAttr> targets,
-                             BackendKind backend) {
+                             ArrayRef<TargetAttr> targets, BackendKind backend,
+                             StringRef compilerRoot) {
   if (targets.empty())
     return std::nullopt;
   llvm::SHA256 hash;
@@ -145,7 +145,7 @@ mlir::xpu::getModuleCacheKey(const CompileCache &cache, StringRef digest,
     if (!device)
       return std::nullopt;
     std::optional<CachedCompilerIdentity> identity =
-        lookupCachedCompilerIdentity(cache, backend, *device);
+        lookupCachedCompilerIdentity(cache, backend, *device, compilerRoot);
     if (!identity)
       return std::nullopt;
     hashPart(hash, device->name);
@@ -305,7 +305,7 @@ getRecord(gpu::BinaryOp binary, ArrayRef<gpu::BinaryOp> splits,
 
 llvm::Error mlir::xpu::storeModuleCacheEntries(
     ModuleOp root, const std::optional<CompileCache> &cache,
-    BackendKind backend,
+    BackendKind backend, StringRef compilerRoot,
     const llvm::MapVector<Operation *, BinaryOutcome> &outcomes) {
   llvm::Error firstError = llvm::Error::success();
   if (cache) {
@@ -346,8 +346,9 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
         return;
       // The native compile has cached the compiler identity by now; a cache
       // it could not write has none, and stores nothing either.
-      std::optional<std::string> key = getModuleCacheKey(
-          *cache, digest.getValue(), getObjectTargets(binary), backend);
+      std::optional<std::string> key =
+          getModuleCacheKey(*cache, digest.getValue(), getObjectTargets(binary),
+                            backend, compilerRoot);
       if (!key)
         return;
       llvm::Error error =
@@ -471,8 +472,9 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
           !llvm::all_of(targets, llvm::IsaPred<TargetAttr>))
         continue;
       std::string digest = getModuleCacheDigest(module, pipelineKey);
-      if (std::optional<std::string> key = getModuleCacheKey(
-              *cache, digest, getXPUTargets(module), backend.getValue()))
+      if (std::optional<std::string> key =
+              getModuleCacheKey(*cache, digest, getXPUTargets(module),
+                                backend.getValue(), compilerRoot))
         if (std::optional<std::string> payload = cache->lookup(*key)) {
           llvm::Expected<ModuleCacheRecord> record =
               deserializeModuleCacheRecord(*payload);

@@ -113,6 +113,7 @@ struct NativeCodegenPass
     options.autoStrategy = autoStrategy;
     options.cacheDir = cacheDir;
     options.cacheUrl = cacheUrl;
+    options.compilerRoot = compilerRoot;
     options.jobs = jobs;
     options.limits.timeoutMs = timeoutMs;
     options.limits.memoryMiB = memoryLimitMiB;
@@ -227,8 +228,8 @@ struct NativeCodegenPass
     binaryDiagnostics.clear();
     // Best effort, as the build cache: a store that fails costs a later run
     // its lowering, nothing else.
-    llvm::Error error =
-        storeModuleCacheEntries(getOperation(), cache, backend, outcomes);
+    llvm::Error error = storeModuleCacheEntries(getOperation(), cache, backend,
+                                                compilerRoot, outcomes);
     if (cache)
       for (const std::string &warning : cache->takeWarnings())
         mlir::emitWarning(getOperation().getLoc())

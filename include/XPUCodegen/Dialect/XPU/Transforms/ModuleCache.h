@@ -57,7 +57,8 @@ std::string getModuleCacheDigest(gpu::GPUModuleOp module,
 std::optional<std::string> getModuleCacheKey(const CompileCache &cache,
                                              StringRef digest,
                                              ArrayRef<TargetAttr> targets,
-                                             BackendKind backend);
+                                             BackendKind backend,
+                                             StringRef compilerRoot = "");
 
 /// What a cold run produced for one gpu.module.
 struct ModuleCacheRecord {
@@ -96,7 +97,7 @@ struct BinaryOutcome {
 /// returned (the first one) but stops nothing.
 llvm::Error storeModuleCacheEntries(
     ModuleOp root, const std::optional<CompileCache> &cache,
-    BackendKind backend,
+    BackendKind backend, StringRef compilerRoot,
     const llvm::MapVector<Operation *, BinaryOutcome> &outcomes);
 
 /// The report entries of a binary that a module cache hit replayed, with

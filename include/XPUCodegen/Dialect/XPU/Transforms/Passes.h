@@ -128,6 +128,11 @@ struct CodegenPipelineOptions
       *this, "cache-url",
       llvm::cl::desc("Shared cache tier, redis://host:port[/db] ('none': "
                      "off; default: $XPU_CODEGEN_CACHE_URL)")};
+  PassOptions::Option<std::string> compilerRoot{
+      *this, "compiler-root",
+      llvm::cl::desc("The compiler: an ocloc installation directory "
+                     "(default: $XPU_CODEGEN_COMPILER_ROOT, else the "
+                     "system's)")};
   PassOptions::Option<unsigned> jobs{
       *this, "jobs", llvm::cl::desc("Parallel compiler workers"),
       llvm::cl::init(0)};

@@ -198,6 +198,9 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
     Option<"cacheUrl", "cache-url", "std::string", /*default=*/"\"\"",
            "Shared cache tier, as xpu-native-codegen's cache-url "
            "(redis://host:port[/db]; default: $XPU_CODEGEN_CACHE_URL)">,
+    Option<"compilerRoot", "compiler-root", "std::string", /*default=*/"\"\"",
+           "The compiler, as xpu-native-codegen's compiler-root (default: "
+           "$XPU_CODEGEN_COMPILER_ROOT, else the system's)">,
     Option<"pipelineKey", "pipeline-key", "std::string", /*default=*/"\"\"",
            "What else decides the output (the options of the later passes); "
            "part of every key">,
@@ -427,6 +430,12 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
            "Shared cache tier behind cache-dir, redis://host:port[/db] "
            "('none' disables; default: $XPU_CODEGEN_CACHE_URL); an "
            "unreachable server means local caching only">,
+    Option<"compilerRoot", "compiler-root", "std::string", /*default=*/"\"\"",
+           "The compiler: a directory holding an ocloc installation "
+           "(libocloc.so and its IGC, optionally with its own C/C++ runtime "
+           "and ld-linux-x86-64.so.2, through which workers then start), e.g. "
+           "Debian sid's IGC 2.x unpacked by tools/install-compiler (default: "
+           "$XPU_CODEGEN_COMPILER_ROOT, else the system's libocloc.so)">,
     Option<"jobs", "jobs", "unsigned", /*default=*/"0",
            "Worker processes compiling in parallel (0: number of cores)">,
     Option<"report", "report", "std::string", /*default=*/"\"\"",

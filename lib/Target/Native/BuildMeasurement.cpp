@@ -1,0 +1,202 @@
+//===- BuildMeasurement.cpp - what one build measured
+//-----------------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Turns a worker's response into measurements: the zebin's facts, spills
+// from .ze_info or the build log, and IGC's resource-overflow messages.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Target/Native/Zebin.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace mlir::xpu;
+
+char OutOfResourcesError::ID = 0;
+
+std::optional<std::pair<int64_t, int64_t>>
+mlir::xpu::parseScratchOverflow(StringRef log) {
+  // Newer IGC: "total scratch space exceeds HW supported limit for kernel K:
+  // 587264 bytes (max permitted PTSS 262144 bytes)". Older phrasings name
+  // the PTSS limit without sizes.
+  static const Regex sized("total scratch space[^0-9]*([0-9]+) bytes[^0-9]*"
+                           "max permitted PTSS ([0-9]+) bytes");
+  SmallVector<StringRef, 3> match;
+  if (sized.match(log, &match)) {
+    int64_t required = 0, limit = 0;
+    (void)match[1].getAsInteger(10, required);
+    (void)match[2].getAsInteger(10, limit);
+    return std::make_pair(required, limit);
+  }
+  for (StringRef phrase : {"exceeding max permitted PTSS",
+                           "scratch space exceeds", "total scratch space"})
+    if (log.contains(phrase))
+      return std::make_pair(int64_t(0), int64_t(0));
+  return std::nullopt;
+}
+
+std::vector<LogSpill> mlir::xpu::parseSpillWarnings(StringRef log,
+                                                    unsigned grfBytes) {
+  // IGC 1.0.12504: "warning: kernel K  compiled SIMD32 allocated 128 regs and
+  // spilled around 580"; the count is in GRF-sized units (docs/
+  // SpillMeasurement.md).
+  static const Regex warning(
+      "kernel ([^[:space:]]+)[[:space:]]+compiled SIMD([0-9]+) allocated "
+      "([0-9]+) regs and spilled around ([0-9]+)");
+  std::vector<LogSpill> spills;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    SmallVector<StringRef, 5> match;
+    if (!warning.match(line, &match))
+      continue;
+    LogSpill spill;
+    spill.kernel = match[1].str();
+    uint64_t units;
+    // Bounded so that units * grfBytes cannot overflow.
+    if (match[2].getAsInteger(10, spill.simd) ||
+        match[3].getAsInteger(10, spill.allocatedRegs) ||
+        match[4].getAsInteger(10, units) || units > (uint64_t(1) << 40))
+      continue;
+    spill.spillBytes = static_cast<int64_t>(units * grfBytes);
+    spills.push_back(std::move(spill));
+  }
+  return spills;
+}
+
+/// The build log's spill for `kernel` in bytes, or 0 when IGC printed no
+/// warning for it (IGC is silent for kernels that do not spill). When IGC
+/// reports several SIMD variants, the one matching the binary wins.
+static int64_t getLogSpill(ArrayRef<LogSpill> spills,
+                           const ZebinKernel &kernel) {
+  const LogSpill *found = nullptr;
+  for (const LogSpill &spill : spills) {
+    if (spill.kernel != kernel.name)
+      continue;
+    if (!found || spill.simd == kernel.simd)
+      found = &spill;
+  }
+  return found ? found->spillBytes : 0;
+}
+
+Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
+                                               StringRef buildFlags,
+                                               const WorkerResponse &response,
+                                               unsigned grfBytes) {
+  auto withLog = [&](const Twine &message) {
+    std::string text = message.str();
+    StringRef log = StringRef(response.log).trim();
+    if (!log.empty())
+      text += "\nbuild log:\n" + log.str();
+    return createStringError(inconvertibleErrorCode(), text);
+  };
+  if (!response.succeeded) {
+    if (auto overflow = parseScratchOverflow(response.log)) {
+      std::string message = toString(
+          withLog(Twine(stringifyBuildGRF(mode)) +
+                  " build: IGC reports per-thread scratch space over the "
+                  "hardware limit"));
+      return make_error<OutOfResourcesError>(kScratchResource, overflow->first,
+                                             overflow->second, message);
+    }
+    return withLog(Twine(stringifyBuildGRF(mode)) + " build failed (code " +
+                   Twine(response.returnCode) + ")");
+  }
+  StringRef bytes(response.binary.data(), response.binary.size());
+  Expected<ZebinInfo> info = readZebin(bytes);
+  // A zebin that lists kernels (or has no .ze_info at all) but no code for
+  // them; a module without kernels is a different failure (reported below).
+  if (isDegenerateZebin(bytes) && (!info || !info->kernels.empty())) {
+    if (!info)
+      consumeError(info.takeError());
+    return make_error<OutOfResourcesError>(
+        kScratchResource, 0, 0,
+        toString(withLog(Twine(stringifyBuildGRF(mode)) +
+                         " build produced a degenerate zebin (no .text or "
+                         ".symtab section): IGC dropped the kernels, as it "
+                         "does on a per-thread scratch space overflow")));
+  }
+  if (!info)
+    return withLog(
+        Twine(stringifyBuildGRF(mode)) +
+        " build produced an unreadable binary: " + toString(info.takeError()));
+  if (info->kernels.empty())
+    return withLog(Twine(stringifyBuildGRF(mode)) +
+                   " build produced a binary without kernels");
+
+  BuildAttempt attempt;
+  attempt.mode = mode;
+  attempt.buildFlags = buildFlags.str();
+  attempt.binary = response.binary;
+  attempt.log = response.log;
+  attempt.compileMs = response.compileMs;
+
+  std::vector<LogSpill> logSpills = parseSpillWarnings(response.log, grfBytes);
+  for (const ZebinKernel &kernel : info->kernels) {
+    // IGC adds this one for programs that use its 2-D block builtins; it is
+    // not the user's kernel and is never launched.
+    if (kernel.name == "Intel_Symbol_Table_Void_Program")
+      continue;
+    KernelMeasurement m;
+    m.name = kernel.name;
+    m.grfCount = kernel.grfCount;
+    m.simd = kernel.simd;
+    m.scratchSize = kernel.scratchSize;
+    m.privateSize = kernel.privateSize;
+    // Level Zero's spillMemSize is deliberately not used: NEO 22.43 reports
+    // the scratch size there, which includes private arrays, and newer NEO
+    // copies .ze_info spill_size, which is read directly.
+    if (auto it = find_if(response.kernels,
+                          [&](const WorkerKernelProperties &p) {
+                            return p.name == kernel.name;
+                          });
+        it != response.kernels.end())
+      m.privateSize = std::max<int64_t>(m.privateSize, it->privateMemSize);
+    m.spillSize =
+        kernel.spillSize ? *kernel.spillSize : getLogSpill(logSpills, kernel);
+    m.nSpills = m.simd > 0 ? m.spillSize / (4 * m.simd) : 0;
+    attempt.spillSize = std::max(attempt.spillSize, m.spillSize);
+    attempt.kernels.push_back(std::move(m));
+  }
+  return attempt;
+}
+
+Error mlir::xpu::checkBuildFacts(const BuildAttempt &attempt,
+                                 ArrayRef<int64_t> grfCounts) {
+  int64_t nRegs = getNRegs(attempt.mode);
+  for (const KernelMeasurement &kernel : attempt.kernels) {
+    auto fail = [&](const Twine &message) {
+      return createStringError(inconvertibleErrorCode(),
+                               Twine(stringifyBuildGRF(attempt.mode)) +
+                                   " build: kernel '" + kernel.name + "' " +
+                                   message);
+    };
+    if (!is_contained(grfCounts, kernel.grfCount))
+      return fail("has grf_count " + Twine(kernel.grfCount) +
+                  ", not a register count of this device (" +
+                  join(map_range(grfCounts,
+                                 [](int64_t n) { return std::to_string(n); }),
+                       ", ") +
+                  ")");
+    if (nRegs && kernel.grfCount != nRegs)
+      return fail("has grf_count " + Twine(kernel.grfCount) +
+                  " but its flags pin " + Twine(nRegs) +
+                  " registers (n_regs); the binary does not match the mode");
+    if (!is_contained({8, 16, 32}, kernel.simd))
+      return fail("has simd " + Twine(kernel.simd) +
+                  ", not a SIMD width (8, 16 or 32)");
+  }
+  return Error::success();
+}
