@@ -72,6 +72,7 @@ config.substitutions.append(
 
 llvm_config.with_system_environment(
     ["HOME", "TMPDIR", "CCACHE_DIR", "CCACHE_BASEDIR", "XPU_CODEGEN_WORKER",
+     "XPU_IGC2_ROOT",
      "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 # Tests never share the user's compile cache: those that test the cache pass
 # cache-dir (or set the variable) themselves.
@@ -101,6 +102,28 @@ def _find_library(name):
 
 if _find_library("libocloc.so"):
     config.available_features.add("ocloc")
+
+
+# The compilers the IGC tests run on (docs/Building.md): the system's
+# (Debian 12's IGC 1.0.12504, feature igc1) and IGC 2.x unpacked into a
+# project-local root by tools/install-compiler (feature igc2, root
+# %igc2_root; $XPU_IGC2_ROOT overrides where it is). tools/xpu-dev sets
+# XPU_REQUIRE_COMPILERS so that CI fails instead of skipping them.
+if _find_library("libocloc.so") and os.path.exists(
+        "/usr/lib/x86_64-linux-gnu/libigc.so.1"):
+    config.available_features.add("igc1")
+igc2_root = os.environ.get("XPU_IGC2_ROOT") or os.path.join(
+    config.xpu_src_root, ".compilers", "igc-2.40")
+if os.path.exists(os.path.join(igc2_root, "usr", "lib", "x86_64-linux-gnu",
+                               "libocloc.so")):
+    config.available_features.add("igc2")
+config.substitutions.append(("%igc2_root", igc2_root))
+for required in filter(None, os.environ.get("XPU_REQUIRE_COMPILERS",
+                                            "").split(",")):
+    if required not in config.available_features:
+        lit_config.fatal(f"XPU_REQUIRE_COMPILERS names {required}, which is "
+                         f"not installed (tools/install-compiler installs "
+                         f"igc2 into {igc2_root})")
 
 # The offline Level Zero driver (lib/Target/LevelZero/OfflineDriver): tests
 # run Level Zero code through it with ZE_ENABLE_ALT_DRIVERS=%ze_offline_driver.
