@@ -72,7 +72,7 @@ config.substitutions.append(
 
 llvm_config.with_system_environment(
     ["HOME", "TMPDIR", "CCACHE_DIR", "CCACHE_BASEDIR", "XPU_CODEGEN_WORKER",
-     "XPU_IGC2_ROOT",
+     "XPU_IGC2_ROOT", "XPU_REQUIRE_COMPILERS",
      "ASAN_OPTIONS", "UBSAN_OPTIONS"])
 # Tests never share the user's compile cache: those that test the cache pass
 # cache-dir (or set the variable) themselves.

@@ -49,3 +49,23 @@ def run_cli(*args, cwd=None):
 def no_cache():
     """Compile options that bypass the persistent cache."""
     return {"cache_dir": "none"}
+
+
+def _required_compilers():
+    return set(filter(None, os.environ.get("XPU_REQUIRE_COMPILERS",
+                                           "").split(",")))
+
+
+@pytest.fixture
+def igc2_root():
+    """The IGC 2.x root tools/install-compiler made ($XPU_IGC2_ROOT, else
+    <source>/.compilers/igc-2.40). Skipped without it, unless the run
+    requires it (tools/xpu-dev test): then a missing compiler fails."""
+    root = Path(os.environ.get("XPU_IGC2_ROOT") or
+                REPO / ".compilers" / "igc-2.40")
+    if not (root / "usr" / "lib" / "x86_64-linux-gnu" / "libocloc.so").exists():
+        message = f"IGC 2.x is not installed in {root} (tools/install-compiler)"
+        if "igc2" in _required_compilers():
+            pytest.fail(message)
+        pytest.skip(message)
+    return root
