@@ -157,6 +157,9 @@ getCompilerEnvironment(const CompilerInstallation &compiler) {
   if (compiler.isSystem())
     return vars;
   vars.push_back("XPU_CODEGEN_OCLOC_LIBRARY=" + compiler.oclocLibrary);
+  // Pools the worker makes itself (the offline Level Zero driver's) use the
+  // same compiler.
+  vars.push_back(kCompilerRootEnvVar.str() + "=" + compiler.root);
   if (!compiler.loader.empty())
     return vars;
   std::string path = llvm::join(compiler.libraryDirs, ":");
@@ -348,7 +351,8 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
     StringRef var = *entry;
     if (!compiler.isSystem() &&
         (var.starts_with("XPU_CODEGEN_OCLOC_LIBRARY=") ||
-         var.starts_with("LD_LIBRARY_PATH=")))
+         var.starts_with("LD_LIBRARY_PATH=") ||
+         var.starts_with((kCompilerRootEnvVar + "=").str())))
       continue; // Replaced by the compiler's own.
     if (!var.consume_front("LD_PRELOAD=")) {
       envStrings.push_back(*entry);
