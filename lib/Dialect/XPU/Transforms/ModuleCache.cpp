@@ -224,19 +224,15 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
 
 std::optional<CompileCache> mlir::xpu::openCompileCache(StringRef cacheDir,
                                                         StringRef cacheUrl) {
-  std::optional<std::string> directory =
-      CompileCache::resolveDirectory(cacheDir);
-  if (!directory)
-    return std::nullopt;
   // xpu-native-codegen reports a bad URL; here it only means no shared tier.
-  llvm::Expected<std::optional<SharedCacheConfig>> shared =
-      resolveSharedCache(cacheUrl);
-  if (!shared) {
-    llvm::consumeError(shared.takeError());
-    return CompileCache(*directory);
+  for (StringRef url : {cacheUrl, StringRef("none")}) {
+    llvm::Expected<std::optional<CompileCache>> cache =
+        CompileCache::open(cacheDir, url);
+    if (cache)
+      return std::move(*cache);
+    llvm::consumeError(cache.takeError());
   }
-  return CompileCache(*directory,
-                      *shared ? SharedCacheTier::get(**shared) : nullptr);
+  return std::nullopt;
 }
 
 //===----------------------------------------------------------------------===//
