@@ -39,14 +39,7 @@ llvm::StringRef mlir::xpu::stringifyBackendKind(BackendKind kind) {
 
 std::optional<uint32_t>
 mlir::xpu::getCommonRequiredSubgroupSize(const ModuleCompileResult &result) {
-  std::optional<uint32_t> common;
-  for (const SPIRVKernelInfo &kernel : result.spirvKernels) {
-    uint32_t size = kernel.subgroupSize.value_or(0);
-    if (common && *common != size)
-      return std::nullopt;
-    common = size;
-  }
-  return common;
+  return getCommonRequiredSubgroupSize(result.spirvKernels);
 }
 
 llvm::StringRef mlir::xpu::getEffectiveGRFMode(const BuildAttempt &attempt) {

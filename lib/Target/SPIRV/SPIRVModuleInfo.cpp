@@ -24,12 +24,14 @@ static constexpr uint32_t kExecutionModelKernel = 6;
 static constexpr uint32_t kExecutionModeLocalSize = 17;
 static constexpr uint32_t kExecutionModeSubgroupSize = 35;
 
-std::optional<uint32_t> SPIRVModuleInfo::getCommonSubgroupSize() const {
+std::optional<uint32_t> mlir::xpu::getCommonRequiredSubgroupSize(
+    llvm::ArrayRef<SPIRVKernelInfo> kernels) {
   std::optional<uint32_t> common;
   for (const SPIRVKernelInfo &kernel : kernels) {
-    if (!kernel.subgroupSize || (common && *common != *kernel.subgroupSize))
+    uint32_t size = kernel.subgroupSize.value_or(0);
+    if (common && *common != size)
       return std::nullopt;
-    common = kernel.subgroupSize;
+    common = size;
   }
   return common;
 }

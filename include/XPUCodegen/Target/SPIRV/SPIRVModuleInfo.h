@@ -36,11 +36,13 @@ struct SPIRVKernelInfo {
 
 struct SPIRVModuleInfo {
   std::vector<SPIRVKernelInfo> kernels;
-
-  /// The sub-group size every kernel requires, when they all require the
-  /// same one; std::nullopt when some kernel requires none or they differ.
-  std::optional<uint32_t> getCommonSubgroupSize() const;
 };
+
+/// The sub-group size all of `kernels` require, 0 when none of them
+/// requires one; std::nullopt when they differ (or there are no kernels):
+/// the module-level `subgroup_size` of reports and properties.
+std::optional<uint32_t>
+getCommonRequiredSubgroupSize(llvm::ArrayRef<SPIRVKernelInfo> kernels);
 
 /// Reads the kernels of a SPIR-V binary (either byte order). Fails on input
 /// that SPIRV-Tools cannot parse.
