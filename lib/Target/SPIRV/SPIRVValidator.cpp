@@ -14,6 +14,7 @@
 #include "spirv-tools/libspirv.hpp"
 
 #include <cstring>
+#include <functional>
 #include <vector>
 
 using namespace mlir::xpu;
@@ -48,6 +49,20 @@ bool mlir::xpu::isSPIRV(llvm::ArrayRef<char> bytes) {
   return word == kSPIRVMagic || llvm::byteswap(word) == kSPIRVMagic;
 }
 
+/// Collects SPIRV-Tools' messages into `messages`, each as `format` with the
+/// position `where` picks ({0}) and the message ({1}).
+static void
+collectMessages(spvtools::SpirvTools &tools, std::vector<std::string> &messages,
+                const char *format,
+                std::function<size_t(const spv_position_t &)> where) {
+  tools.SetMessageConsumer([&messages, format,
+                            where](spv_message_level_t, const char *,
+                                   const spv_position_t &position,
+                                   const char *message) {
+    messages.push_back(llvm::formatv(format, where(position), message).str());
+  });
+}
+
 llvm::Error mlir::xpu::validateSPIRV(llvm::ArrayRef<char> spirv) {
   if (!isSPIRV(spirv))
     return llvm::createStringError(
@@ -71,12 +86,8 @@ llvm::Error mlir::xpu::validateSPIRV(llvm::ArrayRef<char> spirv) {
 
   std::vector<std::string> messages;
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_4);
-  tools.SetMessageConsumer([&](spv_message_level_t, const char *,
-                               const spv_position_t &position,
-                               const char *message) {
-    messages.push_back(
-        llvm::formatv("instruction {0}: {1}", position.index, message).str());
-  });
+  collectMessages(tools, messages, "instruction {0}: {1}",
+                  [](const spv_position_t &at) { return at.index; });
   if (tools.Validate(words))
     return llvm::Error::success();
   if (messages.empty())
@@ -90,12 +101,8 @@ mlir::xpu::assembleSPIRV(llvm::StringRef text) {
   std::vector<std::string> messages;
   // The version LLVM 22's SPIR-V backend writes and IGC 1.0.12504 accepts.
   spvtools::SpirvTools tools(SPV_ENV_UNIVERSAL_1_4);
-  tools.SetMessageConsumer([&](spv_message_level_t, const char *,
-                               const spv_position_t &position,
-                               const char *message) {
-    messages.push_back(
-        llvm::formatv("line {0}: {1}", position.line + 1, message).str());
-  });
+  collectMessages(tools, messages, "line {0}: {1}",
+                  [](const spv_position_t &at) { return at.line + 1; });
   // MLIR's serializer leaves the C string's terminator in the attribute.
   text = text.rtrim(llvm::StringRef("\0", 1));
   std::vector<uint32_t> words;
