@@ -83,20 +83,22 @@ Error reply(int out, uint64_t id, proto::MessageKind kind, Expected<T> result,
   return proto::writeAll(out, proto::encodeFrame(kind, encode(*result), id));
 }
 
-} // namespace
-
-int runWorkerServer(int argc, char **argv, StringRef name,
-                    WorkerService &service) {
-  std::snprintf(programName, sizeof(programName), "%s", name.str().c_str());
+/// The command line: the memory limit and the host-made working directory.
+struct ServerArgs {
   uint64_t memoryMiB = 0;
-  StringRef givenWorkDir;
+  StringRef workDir;
+};
+
+std::optional<ServerArgs> parseArgs(int argc, char **argv) {
+  ServerArgs args;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
-    if (arg.consume_front("--memory-mib=") && !arg.getAsInteger(10, memoryMiB))
+    if (arg.consume_front("--memory-mib=") &&
+        !arg.getAsInteger(10, args.memoryMiB))
       continue;
     if (arg.consume_front("--work-dir=") && !arg.empty() &&
         arg.size() < sizeof(workDir)) {
-      givenWorkDir = arg;
+      args.workDir = arg;
       continue;
     }
     std::fprintf(stderr,
@@ -104,21 +106,29 @@ int runWorkerServer(int argc, char **argv, StringRef name,
                  "Serves jobs for XPUCodegen's WorkerPool over "
                  "stdin/stdout; not meant to be run by hand.\n",
                  argv[0]);
-    return 2;
+    return std::nullopt;
   }
+  return args;
+}
 
-  // Move the protocol channel off fds 0/1: compilers print to stdout, which
-  // must land in the captured stderr, not in the middle of a frame.
+/// Moves the protocol channel off fds 0/1 (compilers print to stdout, which
+/// must land in the captured stderr, not in the middle of a frame); returns
+/// the channel's input and output descriptors, or -1s.
+std::pair<int, int> takeChannel() {
   int in = ::fcntl(0, F_DUPFD_CLOEXEC, 3);
   int out = ::fcntl(1, F_DUPFD_CLOEXEC, 3);
   int devNull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (in < 0 || out < 0 || devNull < 0 || ::dup2(devNull, 0) < 0 ||
       ::dup2(2, 1) < 0)
-    return fail(Twine("cannot set up the channel: ") + std::strerror(errno));
+    return {-1, -1};
   ::close(devNull);
   // A vanished host is an EPIPE from send(), handled as end of service.
   std::signal(SIGPIPE, SIG_IGN);
+  return {in, out};
+}
 
+/// The address-space limit, and a clean exit status when it is hit.
+int limitMemory(uint64_t memoryMiB) {
   if (memoryMiB > kMaxMemoryMiB)
     return fail("memory limit of " + Twine(memoryMiB) + " MiB is out of range");
   if (memoryMiB) {
@@ -129,7 +139,11 @@ int runWorkerServer(int argc, char **argv, StringRef name,
                   std::strerror(errno));
   }
   std::set_new_handler(onOutOfMemory);
+  return 0;
+}
 
+/// Enters the private working directory: the host's, else a new one.
+int enterWorkDir(StringRef givenWorkDir, StringRef name) {
   if (!givenWorkDir.empty()) {
     // The host made it (and removes it if this process dies early).
     std::memcpy(workDir, givenWorkDir.data(), givenWorkDir.size());
@@ -150,22 +164,13 @@ int runWorkerServer(int argc, char **argv, StringRef name,
   std::atexit(removeWorkDir);
   if (::chdir(workDir) != 0)
     return fail(Twine("cannot enter ") + workDir + ": " + std::strerror(errno));
+  return 0;
+}
 
-  service.setUp(memoryMiB);
-
-  proto::HelloMessage hello;
-  hello.pid = uint32_t(::getpid());
-  hello.workDir = workDir;
-  if (Error err =
-          proto::writeAll(out, proto::encodeFrame(proto::MessageKind::Hello,
-                                                  proto::encodeHello(hello)))) {
-    consumeError(std::move(err));
-    return 0; // The host went away.
-  }
-
-  // The host may die while a job runs (and with it the time limit it
-  // enforces): a hang-up on the channel ends this process at once instead
-  // of letting a runaway job outlive its host.
+/// The host may die while a job runs (and with it the time limit it
+/// enforces): a hang-up on the channel ends this process at once instead of
+/// letting a runaway job outlive its host.
+void exitWhenHostHangsUp(int in) {
   std::thread([in] {
     struct pollfd fd = {in, POLLRDHUP, 0};
     while (::poll(&fd, 1, -1) < 0 && errno == EINTR) {
@@ -173,7 +178,41 @@ int runWorkerServer(int argc, char **argv, StringRef name,
     removeWorkDir();
     ::_exit(0);
   }).detach();
+}
 
+/// Answers one request frame.
+Error serve(int out, const proto::Frame &frame, WorkerService &service) {
+  switch (frame.kind) {
+  case proto::MessageKind::CompileRequest: {
+    Expected<WorkerRequest> request = proto::decodeRequest(frame.payload);
+    Expected<WorkerResponse> response =
+        request ? service.compile(*request)
+                : Expected<WorkerResponse>(request.takeError());
+    return reply(out, frame.id, proto::MessageKind::CompileResponse,
+                 std::move(response), proto::encodeResponse);
+  }
+  case proto::MessageKind::IdentityRequest: {
+    Expected<WorkerBackend> kind = proto::decodeBackend(frame.payload);
+    Expected<std::string> identity =
+        kind ? service.getIdentity(*kind)
+             : Expected<std::string>(kind.takeError());
+    return reply(out, frame.id, proto::MessageKind::IdentityResponse,
+                 std::move(identity),
+                 [](StringRef text) { return proto::encodeString(text); });
+  }
+  default:
+    return proto::writeAll(
+        out, proto::encodeFrame(
+                 proto::MessageKind::Error,
+                 proto::encodeString("unexpected message kind " +
+                                     std::to_string(unsigned(frame.kind))),
+                 frame.id));
+  }
+}
+
+/// Serves frames until the host closes the channel (0) or the stream is
+/// corrupt (a setup failure, after saying why).
+int serveUntilClosed(int in, int out, WorkerService &service) {
   proto::FrameDecoder decoder;
   for (;;) {
     Expected<std::optional<proto::Frame>> frame = proto::readFrame(in, decoder);
@@ -187,47 +226,42 @@ int runWorkerServer(int argc, char **argv, StringRef name,
     }
     if (!*frame)
       return 0; // Orderly shutdown: the host closed the channel.
-
-    Error sent = Error::success();
-    switch ((*frame)->kind) {
-    case proto::MessageKind::CompileRequest: {
-      Expected<WorkerResponse> response = [&]() -> Expected<WorkerResponse> {
-        Expected<WorkerRequest> request =
-            proto::decodeRequest((*frame)->payload);
-        if (!request)
-          return request.takeError();
-        return service.compile(*request);
-      }();
-      sent = reply(out, (*frame)->id, proto::MessageKind::CompileResponse,
-                   std::move(response), proto::encodeResponse);
-      break;
-    }
-    case proto::MessageKind::IdentityRequest: {
-      Expected<std::string> identity = [&]() -> Expected<std::string> {
-        Expected<WorkerBackend> kind = proto::decodeBackend((*frame)->payload);
-        if (!kind)
-          return kind.takeError();
-        return service.getIdentity(*kind);
-      }();
-      sent = reply(out, (*frame)->id, proto::MessageKind::IdentityResponse,
-                   std::move(identity),
-                   [](StringRef text) { return proto::encodeString(text); });
-      break;
-    }
-    default:
-      sent = proto::writeAll(
-          out, proto::encodeFrame(proto::MessageKind::Error,
-                                  proto::encodeString(
-                                      "unexpected message kind " +
-                                      std::to_string(unsigned((*frame)->kind))),
-                                  (*frame)->id));
-      break;
-    }
-    if (sent) {
+    if (Error sent = serve(out, **frame, service)) {
       consumeError(std::move(sent));
       return 0; // The host went away.
     }
   }
+}
+
+} // namespace
+
+int runWorkerServer(int argc, char **argv, StringRef name,
+                    WorkerService &service) {
+  std::snprintf(programName, sizeof(programName), "%s", name.str().c_str());
+  std::optional<ServerArgs> args = parseArgs(argc, argv);
+  if (!args)
+    return 2;
+  auto [in, out] = takeChannel();
+  if (in < 0)
+    return fail(Twine("cannot set up the channel: ") + std::strerror(errno));
+  if (int rc = limitMemory(args->memoryMiB))
+    return rc;
+  if (int rc = enterWorkDir(args->workDir, name))
+    return rc;
+
+  service.setUp(args->memoryMiB);
+
+  proto::HelloMessage hello;
+  hello.pid = uint32_t(::getpid());
+  hello.workDir = workDir;
+  if (Error err =
+          proto::writeAll(out, proto::encodeFrame(proto::MessageKind::Hello,
+                                                  proto::encodeHello(hello)))) {
+    consumeError(std::move(err));
+    return 0; // The host went away.
+  }
+  exitWhenHostHangsUp(in);
+  return serveUntilClosed(in, out, service);
 }
 
 } // namespace mlir::xpu::worker
