@@ -46,9 +46,10 @@ TEST(DeviceTable, RecordsMeasuredGRFSupport) {
 }
 
 TEST(DeviceTable, ListsGRFModesWithThreadsPerEngine) {
-  // Large GRF halves the hardware threads of a vector engine; this IGC has
-  // no 512-register mode anywhere.
-  for (const char *name : {"pvc", "acm-g10", "acm-g12"}) {
+  // Large GRF halves the hardware threads of a vector engine; only cri has
+  // the 512-register mode (IGC 2.40 rejects the flag everywhere else).
+  for (const char *name : {"pvc", "acm-g10", "acm-g12", "bmg", "bmg-g31",
+                           "lnl", "ptl", "ptl-u", "mtl", "mtl-h", "arl-h"}) {
     const DeviceInfo *device = lookupDevice(name);
     ASSERT_NE(device, nullptr) << name;
     EXPECT_EQ(device->getGRFModeList(), "128, 256") << name;
@@ -56,8 +57,14 @@ TEST(DeviceTable, ListsGRFModesWithThreadsPerEngine) {
     EXPECT_EQ(device->getGRFMode(256)->threadsPerEU, 4u) << name;
   }
   EXPECT_EQ(lookupDevice("tgllp")->getGRFMode(128)->threadsPerEU, 7u);
+  const DeviceInfo *cri = lookupDevice("cri");
+  ASSERT_NE(cri, nullptr);
+  EXPECT_EQ(cri->getGRFModeList(), "128, 256, 512");
+  EXPECT_EQ(cri->getGRFMode(512)->threadsPerEU, 2u);
+  EXPECT_TRUE(cri->supportsXLargeGRF());
   for (const DeviceInfo &device : getDevices()) {
-    EXPECT_EQ(device.getGRFMode(512), nullptr) << device.name.str();
+    if (device.name != "cri")
+      EXPECT_EQ(device.getGRFMode(512), nullptr) << device.name.str();
     ASSERT_FALSE(device.grfModes.empty()) << device.name.str();
     EXPECT_EQ(device.grfModes.front().registers, 128u) << device.name.str();
   }
@@ -118,7 +125,8 @@ TEST(DeviceTable, SuggestsCloseNames) {
 }
 
 TEST(DeviceTable, RejectsUnknownNames) {
-  EXPECT_EQ(lookupDevice("bmg"), nullptr);
+  EXPECT_EQ(lookupDevice("nvl-s"), nullptr);
+  EXPECT_EQ(lookupDevice("xe2"), nullptr); // a family of several devices
   EXPECT_EQ(lookupDevice(""), nullptr);
   EXPECT_EQ(lookupDevice("PVC"), nullptr);
 }
@@ -146,4 +154,86 @@ TEST(DeviceTable, MatchesPCIDeviceIds) {
           << device.name.str();
     }
   }
+}
+
+TEST(DeviceTable, KnowsTheCurrentDevices) {
+  // Known to IGC 2.40 only; measured facts (docs/Devices.md).
+  for (const char *name : {"bmg", "bmg-g31", "lnl", "ptl", "ptl-u", "cri"}) {
+    const DeviceInfo *device = lookupDevice(name);
+    ASSERT_NE(device, nullptr) << name;
+    EXPECT_EQ(device->grfBytes, 64u) << name;
+    EXPECT_EQ(device->eusPerCore, 8u) << name;
+    EXPECT_TRUE(device->supportsIGCAutoGRF) << name;
+    EXPECT_FALSE(device->supportsSubgroupSize(8)) << name;
+    EXPECT_EQ(device->knownTo, kKnownToIGC2) << name;
+    EXPECT_EQ(device->maxScratchPerThread, 256u * 1024) << name;
+  }
+  for (const char *name : {"mtl", "mtl-h", "arl-h"}) {
+    const DeviceInfo *device = lookupDevice(name);
+    ASSERT_NE(device, nullptr) << name;
+    EXPECT_EQ(device->grfBytes, 32u) << name;
+    EXPECT_FALSE(device->supportsIGCAutoGRF) << name;
+    EXPECT_TRUE(device->supportsSubgroupSize(8)) << name;
+  }
+  EXPECT_EQ(lookupDevice("pvc")->knownTo, kKnownToBoth);
+  EXPECT_EQ(lookupDevice("skl")->knownTo, kKnownToIGC1);
+}
+
+TEST(DeviceTable, ResolvesTheCompilersOtherNames) {
+  EXPECT_EQ(lookupDevice("bmg-g21"), lookupDevice("bmg"));
+  EXPECT_NE(lookupDevice("bmg-g31"), lookupDevice("bmg")); // its own IP
+  EXPECT_EQ(lookupDevice("lnl-m"), lookupDevice("lnl"));
+  EXPECT_EQ(lookupDevice("ptl-h"), lookupDevice("ptl"));
+  EXPECT_EQ(lookupDevice("mtl-u"), lookupDevice("mtl"));
+  EXPECT_EQ(lookupDevice("arl-s"), lookupDevice("mtl"));
+  EXPECT_EQ(lookupDevice("mtl-p"), lookupDevice("mtl-h"));
+  EXPECT_EQ(lookupDevice("xe3p-xpc"), lookupDevice("cri"));
+  EXPECT_EQ(lookupDeviceByPCIId(0xE202), lookupDevice("bmg"));
+  EXPECT_EQ(lookupDeviceByPCIId(0xE220), lookupDevice("bmg-g31"));
+  EXPECT_EQ(lookupDeviceByPCIId(0x64A0), lookupDevice("lnl"));
+  EXPECT_EQ(lookupDeviceByPCIId(0xB090), lookupDevice("ptl-u"));
+  EXPECT_EQ(lookupDeviceByPCIId(0x674C), lookupDevice("cri"));
+}
+
+TEST(DeviceTable, Xe3VariableRegisterCounts) {
+  // Without a GRF flag IGC 2.40 picks 160 or 192 registers on ptl and cri:
+  // real counts of the binary, with their own thread counts.
+  const DeviceInfo *ptl = lookupDevice("ptl");
+  EXPECT_EQ(ptl->getThreadsPerEU(160), 6u);
+  EXPECT_EQ(ptl->getThreadsPerEU(192), 5u);
+  EXPECT_EQ(ptl->getThreadsPerEU(512), 0u);
+  EXPECT_EQ(ptl->getGRFMode(160), nullptr); // no flag selects it
+  EXPECT_EQ(getGRFCounts(*ptl),
+            (llvm::SmallVector<int64_t, 2>{32, 64, 96, 128, 160, 192, 224,
+                                           256}));
+  EXPECT_EQ(getGRFCounts(*lookupDevice("cri")).back(), 512);
+  EXPECT_EQ(getGRFCounts(*lookupDevice("bmg")),
+            (llvm::SmallVector<int64_t, 2>{128, 256}));
+  // 8 engines x 5 threads x 16 lanes.
+  EXPECT_EQ(ptl->getMaxWorkGroupSize(192, 16), 640u);
+}
+
+TEST(DeviceTable, XLargeGRFQuartersTheLargestWorkGroup) {
+  const DeviceInfo *cri = lookupDevice("cri");
+  EXPECT_EQ(cri->getMaxWorkGroupSize(128, 16), 1024u);
+  EXPECT_EQ(cri->getMaxWorkGroupSize(256, 16), 512u);
+  EXPECT_EQ(cri->getMaxWorkGroupSize(512, 16), 256u);
+  EXPECT_EQ(cri->getMaxWorkGroupSize(512, 32), 512u);
+  EXPECT_EQ(lookupDevice("pvc")->getMaxWorkGroupSize(512, 16), 0u);
+}
+
+TEST(DeviceTable, KnowsWhichCompilerKnowsADevice) {
+  // As `ocloc compile --help` lists them: names and aliases.
+  std::vector<std::string> igc2 = {"tgllp", "pvc", "bmg-g21", "bmg",
+                                   "ptl-h", "cri", "xe3p-xpc"};
+  EXPECT_TRUE(isKnownToCompiler(*lookupDevice("bmg"), igc2));
+  EXPECT_TRUE(isKnownToCompiler(*lookupDevice("ptl"), igc2)); // as ptl-h
+  EXPECT_FALSE(isKnownToCompiler(*lookupDevice("skl"), igc2));
+  EXPECT_FALSE(isKnownToCompiler(*lookupDevice("lnl"), igc2));
+  // A compiler that did not list its devices knows them all.
+  EXPECT_TRUE(isKnownToCompiler(*lookupDevice("skl"), {}));
+  EXPECT_EQ(describeCompilerDevices(igc2),
+            "pvc, tgllp, bmg (bmg-g21), ptl (ptl-h), cri (xe3p-xpc)");
+  EXPECT_EQ(describeCompilerDevices({"foo"}),
+            "none of this project's devices");
 }

@@ -16,7 +16,9 @@ using namespace mlir::xpu;
 
 // PCI device IDs (Intel's public device ID lists; each ID checked to be
 // accepted by `ocloc -device 0x<id>` for the right core). pvc-sdv shares its
-// IDs with pvc (it differs by revision), so IDs map to pvc.
+// IDs with pvc (it differs by revision), so IDs map to pvc. The newer lists
+// are compute-runtime's device_ids_configs_*.h (docs/Devices.md), each ID
+// accepted by IGC 2.40's ocloc.
 static constexpr uint16_t kPVCIds[] = {0x0BD5, 0x0BD6, 0x0BD7, 0x0BD8,
                                        0x0BD9, 0x0BDA, 0x0BDB, 0x0BD0};
 static constexpr uint16_t kACMG10Ids[] = {0x56A0, 0x56A1, 0x56A2, 0x5690,
@@ -38,80 +40,137 @@ static constexpr uint16_t kADLPIds[] = {0x46A6, 0x46A0, 0x46A1, 0x46A3, 0x46A8,
                                         0x46B1, 0x46B3, 0x46C0, 0x46C1, 0x46C3};
 static constexpr uint16_t kADLNIds[] = {0x46D0, 0x46D1, 0x46D2};
 static constexpr uint16_t kDG1Ids[] = {0x4905, 0x4906, 0x4907, 0x4908};
+static constexpr uint16_t kBMGIds[] = {0xE202, 0xE209, 0xE20B, 0xE20C, 0xE20D,
+                                       0xE210, 0xE211, 0xE212, 0xE215, 0xE216};
+static constexpr uint16_t kBMGG31Ids[] = {0xE220, 0xE221, 0xE222, 0xE223};
+static constexpr uint16_t kLNLIds[] = {0x64A0, 0x6420, 0x64B0};
+static constexpr uint16_t kPTLIds[] = {0xB080, 0xB081, 0xB082, 0xB083,
+                                       0xB08F, 0xB0A0, 0xB0B0};
+static constexpr uint16_t kPTLUIds[] = {0xB090};
+static constexpr uint16_t kMTLIds[] = {0x7D40, 0x7D45, 0x7D67, 0x7D41};
+static constexpr uint16_t kMTLHIds[] = {0x7D55, 0x7DD5};
+static constexpr uint16_t kARLHIds[] = {0x7D51, 0x7DD1};
+static constexpr uint16_t kCRIIds[] = {0x674C};
 
-// GRF modes per family. Registers: measured with IGC 1.0.12504 on one
-// spilling kernel (the 256-GRF flag gives grf_count 256 on Xe-HPC and Xe-HPG
-// and is ignored, 128, on older devices; this IGC has no 512-GRF mode).
+// GRF modes per family: the registers a flag selects. Measured on one
+// spilling kernel with each compiler that knows the device: the 256-GRF flag
+// gives grf_count 256 on Xe-HPC, Xe-HPG, Xe-LPG, Xe2, Xe3 and Xe3P and is
+// ignored (128) on Gen12LP and older; the 512-GRF flag gives 512 on cri and
+// is rc 245 "512-grf-per-thread option is not supported on this platform"
+// everywhere else (IGC 2.40; IGC 1.0.12504 has no 512 mode).
 // Threads per vector engine: Intel's oneAPI GPU optimization guide (8 on
-// Xe-HPC and Xe-HPG, halved to 4 in large GRF mode; 7 on Gen12LP and older,
-// 6 on Gen9 LP). Sources in docs/Devices.md.
+// Xe-HPC, Xe-HPG and later, halved to 4 in large GRF mode; 7 on Gen12LP and
+// older, 6 on Gen9 LP); 2 at 512 registers and the Xe3 variable counts from
+// compute-runtime's thread-count rules. Sources in docs/Devices.md.
 static constexpr GRFModeInfo kXeModes[] = {{128, 8}, {256, 4}};
+static constexpr GRFModeInfo kXe3PModes[] = {{128, 8}, {256, 4}, {512, 2}};
 static constexpr GRFModeInfo kGen7ThreadModes[] = {{128, 7}};
 static constexpr GRFModeInfo kGen9LPModes[] = {{128, 6}};
+// Xe3's variable register file: without a GRF flag IGC 2.40 picks a count
+// per kernel (measured: 160 and 192 on ptl and cri); the hardware runs 10
+// threads up to 96 registers, 6 at 160, 5 at 192, 4 up to 256.
+static constexpr GRFModeInfo kXe3Variable[] = {
+    {32, 10}, {64, 10}, {96, 10}, {160, 6}, {192, 5}, {224, 4}};
 
-// Sub-group sizes: Xe-HPC runs SIMD16 and SIMD32 (IGC rejects 8 there),
-// the others 8, 16 and 32.
-static constexpr unsigned kXeHPCSubgroups[] = {16, 32};
+// Sub-group sizes: Xe-HPC, Xe2, Xe3 and Xe3P run SIMD16 and SIMD32 (IGC
+// rejects a required size 8 there: "unsupported on this platform"), the
+// others 8, 16 and 32.
+static constexpr unsigned kSIMD16Subgroups[] = {16, 32};
 static constexpr unsigned kSubgroups[] = {8, 16, 32};
 
 // Per-thread scratch space limit: 256 KiB per physical thread on Xe-HP and
-// later, 2 MiB before (IGC's Platform::maxPerThreadScratchSpace).
+// later, 2 MiB before (IGC's Platform::maxPerThreadScratchSpace; cri may get
+// 16 MiB from a driver that asks for it, not assumed here).
 static constexpr uint64_t kXeHPScratch = 256 * 1024;
 static constexpr uint64_t kGenScratch = 2 * 1024 * 1024;
+
+static constexpr uint8_t kIGC1 = kKnownToIGC1;
+static constexpr uint8_t kIGC2 = kKnownToIGC2;
+static constexpr uint8_t kBoth = kKnownToBoth;
 
 // The largest work-group is the Level Zero driver's rule: the threads of one
 // core at the smallest SIMD width, rounded down to a power of two, at most
 // 1024 (checked by the unit tests).
 static constexpr DeviceInfo kDevices[] = {
     // name, family, grfBytes, GRF modes, igcAuto, EUs per core,
-    // max work-group, sub-group sizes, max scratch, PCI IDs
-    {"pvc", "xe-hpc", 64, kXeModes, true, 8, 1024, kXeHPCSubgroups,
-     kXeHPScratch, kPVCIds},
-    {"pvc-sdv", "xe-hpc", 64, kXeModes, true, 8, 1024, kXeHPCSubgroups,
-     kXeHPScratch},
+    // max work-group, sub-group sizes, max scratch, PCI IDs, compilers,
+    // variable GRF
+    {"pvc", "xe-hpc", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, kPVCIds, kBoth},
+    {"pvc-sdv", "xe-hpc", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, {}, kBoth},
     {"acm-g10", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
-     kXeHPScratch, kACMG10Ids},
+     kXeHPScratch, kACMG10Ids, kBoth},
     {"acm-g11", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
-     kXeHPScratch, kACMG11Ids},
+     kXeHPScratch, kACMG11Ids, kBoth},
     {"acm-g12", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
-     kXeHPScratch, kACMG12Ids},
+     kXeHPScratch, kACMG12Ids, kBoth},
     {"tgllp", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
-     kGenScratch, kTGLLPIds},
+     kGenScratch, kTGLLPIds, kBoth},
     {"rkl", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
-     kGenScratch, kRKLIds},
+     kGenScratch, kRKLIds, kBoth},
     {"adl-s", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
-     kGenScratch, kADLSIds},
+     kGenScratch, kADLSIds, kBoth},
     {"adl-p", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
-     kGenScratch, kADLPIds},
+     kGenScratch, kADLPIds, kBoth},
     {"adl-n", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
-     kGenScratch, kADLNIds},
+     kGenScratch, kADLNIds, kBoth},
     {"dg1", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
-     kGenScratch, kDG1Ids},
+     kGenScratch, kDG1Ids, kBoth},
     {"icllp", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"lkf", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"ehl", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"jsl", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"skl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"kbl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"cfl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
-    {"apl", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch},
-    {"bxt", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch},
-    {"glk", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch},
+     kGenScratch, {}, kIGC1},
+    {"apl", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch,
+     {}, kIGC1},
+    {"bxt", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch,
+     {}, kIGC1},
+    {"glk", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch,
+     {}, kIGC1},
     {"whl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"aml", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"cml", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
     {"bdw", "gen8", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch},
+     kGenScratch, {}, kIGC1},
+    // Known to IGC 2.40 only. Xe-LPG (Meteor Lake, Arrow Lake H): Xe-HPG's
+    // core without XMX; IGC's auto flag is ignored as on Xe-HPG.
+    {"mtl", "xe-lpg", 32, kXeModes, false, 16, 1024, kSubgroups, kXeHPScratch,
+     kMTLIds, kIGC2},
+    {"mtl-h", "xe-lpg", 32, kXeModes, false, 16, 1024, kSubgroups,
+     kXeHPScratch, kMTLHIds, kIGC2},
+    {"arl-h", "xe-lpgplus", 32, kXeModes, false, 16, 1024, kSubgroups,
+     kXeHPScratch, kARLHIds, kIGC2},
+    // Xe2 (Battlemage, Lunar Lake): 64-byte registers, 8 vector engines per
+    // Xe-core, IGC's auto flag works.
+    {"bmg", "xe2-hpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, kBMGIds, kIGC2},
+    {"bmg-g31", "xe2-hpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, kBMGG31Ids, kIGC2},
+    {"lnl", "xe2-lpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, kLNLIds, kIGC2},
+    // Xe3 (Panther Lake): as Xe2, plus the variable register file that
+    // default and IGC's auto flag use.
+    {"ptl", "xe3-lpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, kPTLIds, kIGC2, kXe3Variable},
+    {"ptl-u", "xe3-lpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, kPTLUIds, kIGC2, kXe3Variable},
+    // Xe3P (Crescent Island): the 512-register mode, a quarter of the
+    // threads.
+    {"cri", "xe3p-xpc", 64, kXe3PModes, true, 8, 1024, kSIMD16Subgroups,
+     kXeHPScratch, kCRIIds, kIGC2, kXe3Variable},
 };
 
 const GRFModeInfo *DeviceInfo::getGRFMode(unsigned registers) const {
@@ -119,6 +178,15 @@ const GRFModeInfo *DeviceInfo::getGRFMode(unsigned registers) const {
     if (mode.registers == registers)
       return &mode;
   return nullptr;
+}
+
+unsigned DeviceInfo::getThreadsPerEU(unsigned registers) const {
+  if (const GRFModeInfo *mode = getGRFMode(registers))
+    return mode->threadsPerEU;
+  for (const GRFModeInfo &mode : variableGRF)
+    if (mode.registers == registers)
+      return mode.threadsPerEU;
+  return 0;
 }
 
 std::string DeviceInfo::getGRFModeList() const {
@@ -134,10 +202,10 @@ bool DeviceInfo::supportsSubgroupSize(unsigned size) const {
 
 unsigned DeviceInfo::getMaxWorkGroupSize(unsigned registers,
                                          unsigned simd) const {
-  const GRFModeInfo *mode = getGRFMode(registers);
-  if (!mode)
+  unsigned threads = getThreadsPerEU(registers);
+  if (!threads)
     return 0;
-  uint64_t fit = uint64_t(eusPerCore) * mode->threadsPerEU * simd;
+  uint64_t fit = uint64_t(eusPerCore) * threads * simd;
   return static_cast<unsigned>(std::min<uint64_t>(fit, maxWorkGroupSize));
 }
 
@@ -148,9 +216,15 @@ struct DeviceAlias {
 };
 } // namespace
 
+// Other names the compilers accept for the same core (same IP version in
+// `ocloc ids <name>`), and families that hold one device only.
 static constexpr DeviceAlias kAliases[] = {
-    {"dg2-g10", "acm-g10"}, {"ats-m150", "acm-g10"}, {"dg2-g11", "acm-g11"},
-    {"ats-m75", "acm-g11"}, {"dg2-g12", "acm-g12"},
+    {"dg2-g10", "acm-g10"},   {"ats-m150", "acm-g10"}, {"dg2-g11", "acm-g11"},
+    {"ats-m75", "acm-g11"},   {"dg2-g12", "acm-g12"},  {"mtl-u", "mtl"},
+    {"mtl-s", "mtl"},         {"mtl-m", "mtl"},        {"arl-s", "mtl"},
+    {"arl-u", "mtl"},         {"mtl-p", "mtl-h"},      {"xe-lpgplus", "arl-h"},
+    {"bmg-g21", "bmg"},       {"lnl-m", "lnl"},        {"xe2-lpg", "lnl"},
+    {"ptl-h", "ptl"},         {"xe3p-xpc", "cri"},
 };
 
 std::string mlir::xpu::getSubgroupSizeList(const DeviceInfo &device) {
@@ -165,7 +239,47 @@ mlir::xpu::getGRFCounts(const DeviceInfo &device) {
   llvm::SmallVector<int64_t, 2> counts;
   for (const GRFModeInfo &mode : device.grfModes)
     counts.push_back(mode.registers);
+  for (const GRFModeInfo &mode : device.variableGRF)
+    counts.push_back(mode.registers);
+  llvm::sort(counts);
   return counts;
+}
+
+llvm::SmallVector<llvm::StringRef>
+mlir::xpu::getDeviceAliases(const DeviceInfo &device) {
+  llvm::SmallVector<llvm::StringRef> aliases;
+  for (const DeviceAlias &alias : kAliases)
+    if (alias.device == device.name)
+      aliases.push_back(alias.alias);
+  return aliases;
+}
+
+bool mlir::xpu::isKnownToCompiler(const DeviceInfo &device,
+                                  llvm::ArrayRef<std::string> compilerDevices) {
+  if (compilerDevices.empty() ||
+      llvm::is_contained(compilerDevices, device.name))
+    return true;
+  return llvm::any_of(getDeviceAliases(device), [&](llvm::StringRef alias) {
+    return llvm::is_contained(compilerDevices, alias);
+  });
+}
+
+std::string
+mlir::xpu::describeCompilerDevices(llvm::ArrayRef<std::string> compilerDevices) {
+  llvm::SmallVector<std::string> known;
+  for (const DeviceInfo &device : kDevices) {
+    if (compilerDevices.empty() ||
+        !isKnownToCompiler(device, compilerDevices))
+      continue;
+    std::string entry = device.name.str();
+    llvm::SmallVector<llvm::StringRef> aliases = getDeviceAliases(device);
+    if (!aliases.empty())
+      entry += " (" + llvm::join(aliases, ", ") + ")";
+    known.push_back(std::move(entry));
+  }
+  if (known.empty())
+    return "none of this project's devices";
+  return llvm::join(known, ", ");
 }
 
 const DeviceInfo *mlir::xpu::lookupDevice(llvm::StringRef nameOrAlias) {

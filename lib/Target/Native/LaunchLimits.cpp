@@ -62,9 +62,9 @@ static std::string describeWorkGroupLimit(StringRef kernel, uint64_t size,
      << " work-items; " << registers << "-register GRF mode on " << device.name
      << " runs at most " << device.getMaxWorkGroupSize(registers, simd)
      << " at SIMD" << simd;
-  if (const GRFModeInfo *mode = device.getGRFMode(registers))
-    os << " (" << device.eusPerCore << " vector engines x "
-       << mode->threadsPerEU << " threads x " << simd << " lanes, device limit "
+  if (unsigned threads = device.getThreadsPerEU(registers))
+    os << " (" << device.eusPerCore << " vector engines x " << threads
+       << " threads x " << simd << " lanes, device limit "
        << device.maxWorkGroupSize << ")";
   return text;
 }
@@ -116,7 +116,7 @@ Error LaunchLimits::checkBuild(const BuildAttempt &attempt) const {
     uint64_t size = getWorkGroupSize(kernel.name);
     auto registers = static_cast<unsigned>(kernel.grfCount);
     auto simd = static_cast<unsigned>(kernel.simd);
-    if (!size || !simd || !device->getGRFMode(registers))
+    if (!size || !simd || !device->getThreadsPerEU(registers))
       continue;
     uint64_t limit = device->getMaxWorkGroupSize(registers, simd);
     if (size > limit)

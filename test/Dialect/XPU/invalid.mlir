@@ -1,7 +1,7 @@
 // RUN: xpu-opt %s -split-input-file -verify-diagnostics
 
-// expected-error @+1 {{unknown Intel GPU arch 'bmg'; valid archs: acm-g10, acm-g11, acm-g12, adl-n, adl-p, adl-s, aml, apl, ats-m150, ats-m75, bdw, bxt, cfl, cml, dg1, dg2-g10, dg2-g11, dg2-g12, ehl, glk, icllp, jsl, kbl, lkf, pvc, pvc-sdv, rkl, skl, tgllp, whl}}
-gpu.module @m [#xpu.target<arch = "bmg", grf_mode = auto>] {}
+// expected-error @+1 {{unknown Intel GPU arch 'nvl'; valid archs: acm-g10, acm-g11, acm-g12, adl-n, adl-p, adl-s, aml, apl, arl-h, arl-s, arl-u, ats-m150, ats-m75, bdw, bmg, bmg-g21, bmg-g31, bxt, cfl, cml, cri, dg1, dg2-g10, dg2-g11, dg2-g12, ehl, glk, icllp, jsl, kbl, lkf, lnl, lnl-m, mtl, mtl-h, mtl-m, mtl-p, mtl-s, mtl-u, ptl, ptl-h, ptl-u, pvc, pvc-sdv, rkl, skl, tgllp, whl, xe-lpgplus, xe2-lpg, xe3p-xpc}}
+gpu.module @m [#xpu.target<arch = "nvl", grf_mode = auto>] {}
 
 // -----
 

@@ -1,4 +1,4 @@
-// RUN: xpu-opt %s --xpu-attach-target="arch=bmg" -verify-diagnostics
+// RUN: xpu-opt %s --xpu-attach-target="arch=nvl" -verify-diagnostics
 // RUN: not xpu-opt %s --xpu-attach-target="arch=tgllp grf-mode=large" 2>&1 | FileCheck %s --check-prefix=TGL
 // RUN: not xpu-opt %s --xpu-attach-target="module=([" 2>&1 | FileCheck %s --check-prefix=REGEX
 // RUN: not xpu-opt %s --xpu-attach-target="grf-mode=huge" 2>&1 | FileCheck %s --check-prefix=OPTION
@@ -8,6 +8,6 @@
 // OPTION: for the --grf-mode option: Cannot find option named 'huge'!
 
 module {
-// expected-error @+1 {{xpu-attach-target: unknown Intel GPU arch 'bmg'; valid archs: acm-g10}}
+// expected-error @+1 {{xpu-attach-target: unknown Intel GPU arch 'nvl'; valid archs: acm-g10}}
 gpu.module @m {}
 }

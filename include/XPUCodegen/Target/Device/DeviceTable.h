@@ -4,9 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The devices that the installed offline compiler (IGC 1.0.12504 through
-// ocloc 22.43) accepts, with the GRF facts measured for each (see
-// docs/Devices.md). Aliases resolve to one canonical device.
+// The devices that the supported offline compilers (IGC 1.0.12504 through
+// ocloc 22.43, IGC 2.40 through ocloc 26.27) accept, with the GRF facts
+// measured for each (see docs/Devices.md). Aliases resolve to one canonical
+// device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,16 @@ struct GRFModeInfo {
   unsigned threadsPerEU;
 };
 
+/// The compilers a device is known to (accepted as `-device` by their
+/// ocloc), as measured: a bit set of these.
+enum KnownCompiler : uint8_t {
+  /// IGC 1.0.12504 (Debian 12's ocloc 22.43, 2022).
+  kKnownToIGC1 = 1,
+  /// IGC 2.40 (Debian sid's ocloc 26.27, 2026).
+  kKnownToIGC2 = 2,
+  kKnownToBoth = kKnownToIGC1 | kKnownToIGC2,
+};
+
 struct DeviceInfo {
   /// Canonical device name, as passed to the compiler's `-device`.
   llvm::StringLiteral name;
@@ -38,9 +49,11 @@ struct DeviceInfo {
   llvm::StringLiteral family;
   /// Bytes in one general register (GRF): 64 on Xe-HPC, 32 elsewhere.
   unsigned grfBytes;
-  /// The GRF modes the installed compiler builds for this device, smallest
-  /// first. Only modes whose flag IGC 1.0.12504 honours are listed: where
-  /// it silently ignores the 256-GRF flag, asking for it is an error.
+  /// The GRF modes a flag selects on this device (the `auto` ladder),
+  /// smallest first: 128, then 256 and 512 where the compiler honours their
+  /// flag. Where IGC silently ignores the 256-GRF flag (Gen12LP and older)
+  /// or rejects the 512-GRF one (everything but cri), asking for it is an
+  /// error.
   llvm::ArrayRef<GRFModeInfo> grfModes;
   /// Whether IGC's own auto-large-GRF flag has an effect on this device.
   bool supportsIGCAutoGRF;
@@ -59,11 +72,24 @@ struct DeviceInfo {
   /// Zero device to an arch; the first is what the offline Level Zero driver
   /// presents. Empty where no ID is known.
   llvm::ArrayRef<uint16_t> pciDeviceIds = {};
+  /// The compilers that know this device (KnownCompiler bits).
+  uint8_t knownTo = kKnownToIGC1;
+  /// Register counts IGC may pick on its own, without a GRF flag (default
+  /// mode, IGC's auto flag), besides grfModes: Xe3's variable register file
+  /// (e.g. 160 or 192 on ptl and cri), with the threads per vector engine
+  /// the hardware then runs. Empty where only the grfModes exist.
+  llvm::ArrayRef<GRFModeInfo> variableGRF = {};
 
   /// The mode with `registers` registers per thread, or null.
   const GRFModeInfo *getGRFMode(unsigned registers) const;
+  /// Hardware threads per vector engine for a binary with `registers`
+  /// registers per thread (a mode or a variable count); 0 when the device
+  /// has no such count.
+  unsigned getThreadsPerEU(unsigned registers) const;
   /// Whether the compiler honours the 256-GRF flag on this device.
   bool supportsLargeGRF() const { return getGRFMode(256) != nullptr; }
+  /// Whether the compiler honours the 512-GRF flag on this device.
+  bool supportsXLargeGRF() const { return getGRFMode(512) != nullptr; }
   /// The register counts of every mode, e.g. "128, 256".
   std::string getGRFModeList() const;
 
@@ -79,15 +105,30 @@ struct DeviceInfo {
 
   /// The largest work-group a kernel compiled with `registers` registers per
   /// thread at SIMD width `simd` can run: every work-item of a work-group
-  /// runs on one core at once, so at most eusPerCore x threads per EU in
-  /// that mode x simd, and never more than maxWorkGroupSize. 0 when the
-  /// device has no such mode.
+  /// runs on one core at once, so at most eusPerCore x threads per EU with
+  /// that many registers x simd, and never more than maxWorkGroupSize. 0 when
+  /// the device has no such register count.
   unsigned getMaxWorkGroupSize(unsigned registers, unsigned simd) const;
 };
 
-/// The registers per thread a binary for `device` can use: those of its GRF
-/// modes (grfModes).
+/// The registers per thread a binary for `device` can use, ascending: those
+/// of its GRF modes (grfModes) and the variable counts (variableGRF).
 llvm::SmallVector<int64_t, 2> getGRFCounts(const DeviceInfo &device);
+
+/// Whether a compiler whose device list (`ocloc compile --help`'s
+/// `-device` names) is `compilerDevices` knows `device`: its canonical
+/// name or one of its aliases is listed. An empty list (the compiler did not
+/// say, e.g. Level Zero) knows every device.
+bool isKnownToCompiler(const DeviceInfo &device,
+                       llvm::ArrayRef<std::string> compilerDevices);
+
+/// The table's devices a compiler with device list `compilerDevices` knows,
+/// as "name (alias, alias), ...", in table order, for diagnostics ("it
+/// knows: ..."); "none of this project's devices" when it knows none.
+std::string describeCompilerDevices(llvm::ArrayRef<std::string> compilerDevices);
+
+/// The aliases of `device` (other accepted names), in table order.
+llvm::SmallVector<llvm::StringRef> getDeviceAliases(const DeviceInfo &device);
 
 /// Returns the device named `nameOrAlias`, or null when it is unknown.
 const DeviceInfo *lookupDevice(llvm::StringRef nameOrAlias);
