@@ -189,6 +189,22 @@ TEST(GRFBuildTest, ParseSpillWarningsUnitsAndNoise) {
   EXPECT_TRUE(parseSpillWarnings("", 64).empty());
 }
 
+TEST(GRFBuildTest, ParseSpillWarningsOfIGC2) {
+  // IGC 2.40 (compute-runtime 26.27), spill_small_only.spv on pvc in small
+  // mode: 90 units of 64 bytes = 5760, its .ze_info spill_size (measured).
+  std::string log = "warning: in kernel 'spill_small_only': [RetryManager] "
+                    "Start recompilation of the kernel\n"
+                    "warning: in kernel 'spill_small_only': compiled SIMD32 "
+                    "allocated 128 regs and spilled around 90\n"
+                    "Build succeeded.\n";
+  std::vector<LogSpill> spills = parseSpillWarnings(log, 64);
+  ASSERT_EQ(spills.size(), 1u);
+  EXPECT_EQ(spills[0].kernel, "spill_small_only");
+  EXPECT_EQ(spills[0].simd, 32);
+  EXPECT_EQ(spills[0].allocatedRegs, 128);
+  EXPECT_EQ(spills[0].spillBytes, 5760);
+}
+
 //===----------------------------------------------------------------------===//
 // measureBuild
 //===----------------------------------------------------------------------===//

@@ -50,11 +50,12 @@ mlir::xpu::parseScratchOverflow(StringRef log) {
 std::vector<LogSpill> mlir::xpu::parseSpillWarnings(StringRef log,
                                                     unsigned grfBytes) {
   // IGC 1.0.12504: "warning: kernel K  compiled SIMD32 allocated 128 regs and
-  // spilled around 580"; the count is in GRF-sized units (docs/
-  // SpillMeasurement.md).
+  // spilled around 580"; IGC 2.40: "warning: in kernel 'K': compiled SIMD32
+  // allocated 128 regs and spilled around 90". The count is in GRF-sized
+  // units (docs/SpillMeasurement.md).
   static const Regex warning(
-      "kernel ([^[:space:]]+)[[:space:]]+compiled SIMD([0-9]+) allocated "
-      "([0-9]+) regs and spilled around ([0-9]+)");
+      "kernel '?([^[:space:]':]+)'?:?[[:space:]]+compiled SIMD([0-9]+) "
+      "allocated ([0-9]+) regs and spilled around ([0-9]+)");
   std::vector<LogSpill> spills;
   SmallVector<StringRef> lines;
   log.split(lines, '\n');
