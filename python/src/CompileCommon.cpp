@@ -47,6 +47,7 @@ std::optional<GRFPolicy> python::parsePolicy(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<GRFPolicy>>(name)
       .Case("small", GRFPolicy::Small)
       .Case("large", GRFPolicy::Large)
+      .Case("xlarge", GRFPolicy::XLarge)
       .Case("default", GRFPolicy::Default)
       .Case("auto", GRFPolicy::Auto)
       .Default(std::nullopt);

@@ -94,7 +94,8 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
     // As the pass does: a forced mode that spills is worth a warning.
     const BuildAttempt &chosen = result->decision.getChosen();
     if (request.policy == GRFPolicy::Small ||
-        request.policy == GRFPolicy::Large) {
+        request.policy == GRFPolicy::Large ||
+        request.policy == GRFPolicy::XLarge) {
       llvm::raw_string_ostream os(outcome.diagnostics);
       for (const KernelMeasurement &kernel : chosen.kernels)
         if (kernel.spillSize > 0)

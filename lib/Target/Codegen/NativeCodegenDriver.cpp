@@ -48,15 +48,17 @@ llvm::StringRef mlir::xpu::getEffectiveGRFMode(const BuildAttempt &attempt) {
     return "small";
   case BuildGRF::Large:
     return "large";
+  case BuildGRF::XLarge:
+    return "xlarge";
   case BuildGRF::Default:
     return "default";
   case BuildGRF::IGCAuto:
     break;
   }
+  int64_t most = 0;
   for (const KernelMeasurement &kernel : attempt.kernels)
-    if (kernel.grfCount > 128)
-      return "large";
-  return "small";
+    most = std::max(most, kernel.grfCount);
+  return most > 256 ? "xlarge" : most > 128 ? "large" : "small";
 }
 
 namespace {
@@ -316,6 +318,11 @@ static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
                                  const NativeCodegenOptions &options,
                                  PreparedModule &module) {
   module.policy = request.policy;
+  if (request.policy == GRFPolicy::XLarge && !module.device->supportsXLargeGRF())
+    return llvm::createStringError(llvm::formatv(
+        "arch '{0}' does not support xlarge GRF mode (512 registers per "
+        "thread): its GRF modes are {1} registers",
+        request.arch, module.device->getGRFModeList()));
   if (module.device->supportsLargeGRF())
     return llvm::Error::success();
   if (request.policy == GRFPolicy::Large)
@@ -501,7 +508,8 @@ void NativeCodegenDriver::Batch::compileModule(size_t index) {
   }
   llvm::Expected<GRFDecision> decision =
       decideGRF(module->policy, options.autoStrategy, options.spillThreshold,
-                plan, getLaunchLimits(request, options, *module),
+                plan, getBuildLadder(*module->device),
+                getLaunchLimits(request, options, *module),
                 [&](BuildGRF mode) { return build(index, *module, mode); });
   if (!decision) {
     // The validator's verdict is the likeliest explanation: keep it (but
@@ -707,6 +715,8 @@ static BuildGRF getFirstBuildMode(GRFPolicy policy, AutoStrategy strategy,
     return BuildGRF::Small;
   case GRFPolicy::Large:
     return BuildGRF::Large;
+  case GRFPolicy::XLarge:
+    return BuildGRF::XLarge;
   case GRFPolicy::Default:
     return BuildGRF::Default;
   case GRFPolicy::Auto:
@@ -849,7 +859,7 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
   LinkedPartResult result;
   llvm::Expected<GRFDecision> decision =
       decideGRF(module.policy, options.autoStrategy, options.spillThreshold,
-                plan, limits, partBuild);
+                plan, getBuildLadder(*module.device), limits, partBuild);
   if (!decision) {
     result.error = llvm::toString(decision.takeError());
     return result;

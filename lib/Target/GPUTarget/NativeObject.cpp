@@ -23,6 +23,8 @@ static GRFPolicy toPolicy(GRFMode mode) {
     return GRFPolicy::Auto;
   case GRFMode::Default:
     return GRFPolicy::Default;
+  case GRFMode::XLarge:
+    return GRFPolicy::XLarge;
   }
   llvm_unreachable("unknown GRF mode");
 }

@@ -10,6 +10,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,6 +31,8 @@ StringRef mlir::xpu::stringifyBuildGRF(BuildGRF mode) {
     return "default";
   case BuildGRF::IGCAuto:
     return "igc-auto";
+  case BuildGRF::XLarge:
+    return "xlarge";
   }
   return "unknown";
 }
@@ -43,6 +46,9 @@ StringRef mlir::xpu::getGRFFlag(BuildGRF mode, WorkerBackend backend) {
   case BuildGRF::Large:
     return levelZero ? "-ze-opt-large-register-file"
                      : "-cl-intel-256-GRF-per-thread";
+  case BuildGRF::XLarge:
+    return levelZero ? "-ze-intel-512-GRF-per-thread"
+                     : "-cl-intel-512-GRF-per-thread";
   case BuildGRF::IGCAuto:
     return levelZero ? "-ze-intel-enable-auto-large-GRF-mode"
                      : "-cl-intel-enable-auto-large-GRF-mode";
@@ -52,8 +58,30 @@ StringRef mlir::xpu::getGRFFlag(BuildGRF mode, WorkerBackend backend) {
   return "";
 }
 
+std::optional<BuildGRF> mlir::xpu::getBuildGRFForRegisters(unsigned registers) {
+  switch (registers) {
+  case 128:
+    return BuildGRF::Small;
+  case 256:
+    return BuildGRF::Large;
+  case 512:
+    return BuildGRF::XLarge;
+  default:
+    return std::nullopt;
+  }
+}
+
+SmallVector<BuildGRF, 3> mlir::xpu::getBuildLadder(const DeviceInfo &device) {
+  SmallVector<BuildGRF, 3> ladder;
+  for (const GRFModeInfo &mode : device.grfModes)
+    if (std::optional<BuildGRF> build = getBuildGRFForRegisters(mode.registers))
+      ladder.push_back(*build);
+  return ladder;
+}
+
 bool mlir::xpu::isGRFFlag(StringRef flag) {
-  for (BuildGRF mode : {BuildGRF::Small, BuildGRF::Large, BuildGRF::IGCAuto})
+  for (BuildGRF mode :
+       {BuildGRF::Small, BuildGRF::Large, BuildGRF::XLarge, BuildGRF::IGCAuto})
     for (WorkerBackend backend :
          {WorkerBackend::Ocloc, WorkerBackend::LevelZero})
       if (flag == getGRFFlag(mode, backend))
@@ -103,6 +131,8 @@ int64_t mlir::xpu::getNRegs(BuildGRF mode) {
     return 128;
   case BuildGRF::Large:
     return 256;
+  case BuildGRF::XLarge:
+    return 512;
   case BuildGRF::Default:
   case BuildGRF::IGCAuto:
     return 0;
@@ -137,162 +167,6 @@ StringRef mlir::xpu::stringifyBuildPlan(BuildPlan plan) {
     return "speculate";
   }
   return "unknown";
-}
-
-Expected<GRFDecision>
-mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
-                     int64_t spillThreshold,
-                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
-  return decideGRF(policy, strategy, spillThreshold, BuildPlan::Measure, build);
-}
-
-Expected<GRFDecision>
-mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
-                     int64_t spillThreshold, BuildPlan plan,
-                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
-  GRFDecision decision;
-  auto measured = [&](BuildGRF mode) -> Expected<BuildAttempt> {
-    Expected<BuildAttempt> attempt = build(mode);
-    if (attempt)
-      attempt->mode = mode;
-    return attempt;
-  };
-  auto runBuild = [&](BuildGRF mode) -> Error {
-    Expected<BuildAttempt> attempt = measured(mode);
-    if (!attempt)
-      return attempt.takeError();
-    decision.attempts.push_back(std::move(*attempt));
-    return Error::success();
-  };
-  std::string reason;
-  raw_string_ostream os(reason);
-
-  if (policy != GRFPolicy::Auto || strategy == AutoStrategy::IGC) {
-    BuildGRF mode = policy == GRFPolicy::Small   ? BuildGRF::Small
-                    : policy == GRFPolicy::Large ? BuildGRF::Large
-                    : policy == GRFPolicy::Auto  ? BuildGRF::IGCAuto
-                                                 : BuildGRF::Default;
-    if (Error err = runBuild(mode))
-      return std::move(err);
-    const BuildAttempt &only = decision.attempts.front();
-    decision.source = mode == BuildGRF::IGCAuto ? "igc" : "forced";
-    if (mode == BuildGRF::IGCAuto)
-      os << "IGC's auto mode chose " << getMaxGRFCount(only) << " GRF";
-    else if (mode == BuildGRF::Default)
-      os << "default mode (no GRF flag) built with " << getMaxGRFCount(only)
-         << " GRF";
-    else
-      os << "forced " << stringifyBuildGRF(mode) << " mode built with "
-         << getMaxGRFCount(only) << " GRF";
-    os << " and spilled " << only.spillSize << " bytes";
-    decision.reason = std::move(reason);
-    return decision;
-  }
-
-  // The measured rule once both builds are in attempts: large only when
-  // small spills more than the threshold and large spills strictly less.
-  auto keepLesser = [&](size_t smallIndex, size_t largeIndex) {
-    int64_t smallSpill = decision.attempts[smallIndex].spillSize;
-    int64_t largeSpill = decision.attempts[largeIndex].spillSize;
-    bool keepLarge = smallSpill > spillThreshold && largeSpill < smallSpill;
-    decision.chosen = keepLarge ? largeIndex : smallIndex;
-    os << "small spilled " << smallSpill << " bytes, large spilled "
-       << largeSpill << " bytes"
-       << (keepLarge ? ": kept large"
-           : smallSpill <= spillThreshold
-               ? ": small <= threshold " + std::to_string(spillThreshold) +
-                     ", kept small"
-               : ", not less: kept small");
-  };
-
-  if (plan == BuildPlan::Speculate) {
-    // Both builds at once: the large one on a second thread.
-    std::future<Expected<BuildAttempt>> large = std::async(
-        std::launch::async, [&] { return measured(BuildGRF::Large); });
-    Expected<BuildAttempt> small = measured(BuildGRF::Small);
-    Expected<BuildAttempt> largeAttempt = large.get();
-    if (!small) {
-      consumeError(largeAttempt.takeError());
-      return small.takeError();
-    }
-    if (!largeAttempt)
-      return largeAttempt.takeError();
-    decision.attempts.push_back(std::move(*small));
-    decision.attempts.push_back(std::move(*largeAttempt));
-    decision.source = "speculated";
-    os << "speculated (uncertain estimate), built both: ";
-    keepLesser(0, 1);
-    decision.reason = std::move(reason);
-    return decision;
-  }
-
-  if (plan == BuildPlan::PredictLarge ||
-      plan == BuildPlan::PredictLargeUnverified) {
-    if (Error err = runBuild(BuildGRF::Large))
-      return std::move(err);
-    int64_t largeSpill = decision.attempts[0].spillSize;
-    if (plan == BuildPlan::PredictLargeUnverified &&
-        largeSpill > spillThreshold) {
-      decision.source = "predicted";
-      os << "predicted large; large spilled " << largeSpill
-         << " bytes, kept without a small build (verify-predicted-large off)";
-      decision.reason = std::move(reason);
-      return decision;
-    }
-    if (largeSpill <= spillThreshold) {
-      decision.source = "predicted";
-      os << "predicted large; large spilled " << largeSpill
-         << " bytes <= threshold " << spillThreshold
-         << ": kept large, small build skipped";
-      decision.reason = std::move(reason);
-      return decision;
-    }
-    // Large spills too: small may spill as little; measure it and compare.
-    if (Error err = runBuild(BuildGRF::Small))
-      return std::move(err);
-    size_t start = reason.size();
-    os << "large spilled " << largeSpill << " bytes > threshold "
-       << spillThreshold << ", so small was built too: ";
-    keepLesser(/*smallIndex=*/1, /*largeIndex=*/0);
-    reason.insert(start, decision.chosen == 0
-                             ? "predicted large; "
-                             : "predicted large, measurement overrode: ");
-    decision.source = decision.chosen == 0 ? "predicted" : "measured";
-    decision.reason = std::move(reason);
-    return decision;
-  }
-
-  // Measure and PredictSmall: small first; large only when small spills more
-  // than the threshold, and kept only when it really spills less.
-  bool predicted = plan == BuildPlan::PredictSmall;
-  if (Error err = runBuild(BuildGRF::Small))
-    return std::move(err);
-  int64_t smallSpill = decision.attempts[0].spillSize;
-  if (predicted)
-    os << "predicted small; ";
-  os << "small spilled " << smallSpill << " bytes";
-  if (smallSpill <= spillThreshold) {
-    os << " <= threshold " << spillThreshold << ": kept small";
-    decision.source = predicted ? "predicted" : "measured";
-    decision.reason = std::move(reason);
-    return decision;
-  }
-  if (Error err = runBuild(BuildGRF::Large))
-    return std::move(err);
-  int64_t largeSpill = decision.attempts[1].spillSize;
-  bool keepLarge = largeSpill < smallSpill;
-  decision.chosen = keepLarge ? 1 : 0;
-  if (predicted && keepLarge) {
-    // The prediction was wrong: the measurement decided.
-    reason = "predicted small, measurement overrode: small spilled " +
-             std::to_string(smallSpill) + " bytes";
-  }
-  // The prediction stands when large turns out no better.
-  decision.source = predicted && !keepLarge ? "predicted" : "measured";
-  os << " > threshold " << spillThreshold << "; large spilled " << largeSpill
-     << " bytes" << (keepLarge ? ": kept large" : ", not less: kept small");
-  decision.reason = std::move(reason);
-  return decision;
 }
 
 namespace {
@@ -355,6 +229,13 @@ public:
     return createStringError(inconvertibleErrorCode(), outcome->error);
   }
 
+  /// The spill of `mode`'s usable build (0 when there is none).
+  int64_t spillOf(BuildGRF mode) {
+    std::lock_guard<std::mutex> lock(mutex);
+    Outcome &outcome = outcomes[static_cast<unsigned>(mode)];
+    return outcome.attempt ? outcome.attempt->spillSize : 0;
+  }
+
   /// Whether `mode` was built and ran out of a resource.
   const OutOfResourcesError *getResourceFailure(BuildGRF mode) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -408,42 +289,387 @@ private:
   const LaunchLimits &limits;
   function_ref<Expected<BuildAttempt>(BuildGRF)> build;
   std::mutex mutex;
-  Outcome outcomes[4];
+  Outcome outcomes[5];
 };
 
 } // namespace
 
-/// Tries the large mode after `failed` ran out of a resource in a smaller
-/// one: large's build is kept when it fits, else the error names both.
-static Expected<GRFDecision> retryLarge(BuildMemo &memo,
-                                        const LaunchLimits &limits,
-                                        BuildGRF failed, Error failure) {
-  std::string failedMessage = toString(std::move(failure));
-  std::optional<WorkGroupLimit> why = limits.checkBeforeBuild(BuildGRF::Large);
-  bool hasLarge = !limits.device || limits.device->supportsLargeGRF();
-  const OutOfResourcesError *first = memo.getResourceFailure(failed);
-  auto giveUp = [&](const Twine &large) -> Error {
-    std::string message = (Twine(stringifyBuildGRF(failed)) +
-                           " GRF mode: " + failedMessage + "; " + large)
-                              .str();
-    if (first)
-      return make_error<OutOfResourcesError>(first->resource, first->required,
-                                             first->limit, message);
-    return createStringError(inconvertibleErrorCode(), message);
+namespace {
+/// The measured `auto` policy over a device's ladder of GRF modes (its
+/// rungs, smallest first). A walk builds rungs upwards and narrates each
+/// one into the reason; a rung that cannot launch above a usable one ends
+/// the ladder below it, and the walk runs again on the shorter ladder (its
+/// builds are remembered, so nothing is built twice).
+class Ladder {
+public:
+  Ladder(BuildMemo &memo, const LaunchLimits &limits,
+         ArrayRef<BuildGRF> ladder, int64_t threshold, BuildPlan plan)
+      : memo(memo), rungs(ladder), threshold(threshold), plan(plan) {
+    // Each larger rung halves the threads again: the first rung a
+    // work-group cannot run in rules out every rung above it unbuilt.
+    for (size_t i = 1; i < rungs.size(); ++i)
+      if (std::optional<WorkGroupLimit> why = limits.checkBeforeBuild(rungs[i])) {
+        endBelow(i, why->message, /*workgroup=*/true, "cannot run the work-group: ");
+        break;
+      }
+  }
+
+  /// Measured auto under the plan.
+  Expected<GRFDecision> decide() {
+    return run([&] { return walkPlan(); });
+  }
+
+  /// `failed` (default or IGC's auto flag) overflowed the per-thread
+  /// scratch: climb the rungs above the smallest.
+  Expected<GRFDecision> climbAfterOverflow(BuildGRF failed, Error failure) {
+    std::string message = toString(std::move(failure));
+    std::optional<OutOfResourcesError> first;
+    if (const OutOfResourcesError *resources = memo.getResourceFailure(failed))
+      first = *resources;
+    return run([&] {
+      recordOverflow(failed, message, first);
+      return climb(1);
+    });
+  }
+
+private:
+  /// Runs `walk` until no rung above a usable one is found unusable.
+  Expected<GRFDecision> run(function_ref<Error()> walk) {
+    for (;;) {
+      text.clear();
+      best.reset();
+      cut.reset();
+      overflows.clear();
+      firstOverflow.reset();
+      source = "measured";
+      if (Error error = walk())
+        return std::move(error);
+      if (!cut)
+        return finish();
+      endBelow(cut->index, cut->why, cut->workgroup, "");
+    }
+  }
+
+  /// Which walk the plan asks for (one rung leaves nothing to plan).
+  Error walkPlan() {
+    if (rungs.size() < 2 || plan == BuildPlan::Measure)
+      return climb(0);
+    if (plan == BuildPlan::Speculate)
+      return speculate();
+    if (plan == BuildPlan::PredictSmall) {
+      if (Error error = climb(0))
+        return error;
+      bool held = best == 0u;
+      text.insert(0, held ? "predicted small; "
+                          : "predicted small, measurement overrode: ");
+      source = held ? "predicted" : "measured";
+      return Error::success();
+    }
+    return predictLarge();
+  }
+
+  /// Builds rungs from `from` up while the last one spills more than the
+  /// threshold (or overflows the scratch with nothing kept yet).
+  Error climb(size_t from) {
+    for (size_t i = from; i < rungs.size(); ++i) {
+      Expected<BuildAttempt> attempt = memo.get(rungs[i]);
+      if (!attempt) {
+        bool climbOn = false;
+        if (Error error = unusable(i, attempt.takeError(), climbOn))
+          return error;
+        if (!climbOn)
+          return Error::success();
+        continue;
+      }
+      if (!note(i, attempt->spillSize))
+        return Error::success();
+    }
+    return Error::success();
+  }
+
+  /// Narrates rung `i`'s spill and keeps it when it beats the best so far;
+  /// returns whether to climb on.
+  bool note(size_t i, int64_t spill) {
+    StringRef name = stringifyBuildGRF(rungs[i]);
+    bool top = i + 1 == rungs.size();
+    text += (name + " spilled " + Twine(spill) + " bytes").str();
+    bool first = !best;
+    bool less = first || spill < memo.spillOf(rungs[*best]);
+    if (less)
+      best = i;
+    if (first && !overflows.empty())
+      text += " and fits";
+    if (!top && spill > threshold) {
+      text += (Twine(less ? "" : ", not less") + " > threshold " +
+               Twine(threshold) + "; ")
+                  .str();
+      return true;
+    }
+    if (!top)
+      text += " <= threshold " + std::to_string(threshold);
+    text += less ? (": kept " + name).str()
+                 : (", not less: kept " + stringifyBuildGRF(rungs[*best])).str();
+    return false;
+  }
+
+  /// Rung `i` did not build or cannot launch: a build error stops the
+  /// decision; above a usable rung the ladder ends below it; with nothing
+  /// kept yet a scratch overflow climbs on (more registers, fewer spills).
+  Error unusable(size_t i, Error error, bool &climbOn) {
+    const OutOfResourcesError *failure = memo.getResourceFailure(rungs[i]);
+    if (!failure)
+      return error;
+    // The first rung's work-group: no larger rung runs more work-items.
+    if (!best && overflows.empty() && failure->resource != kScratchResource)
+      return error;
+    std::string message = toString(std::move(error));
+    if (best) {
+      cut = Cut{i, message, failure->resource == kWorkGroupResource};
+      return Error::success();
+    }
+    recordOverflow(rungs[i], message, *failure);
+    climbOn = failure->resource == kScratchResource;
+    return Error::success();
+  }
+
+  void recordOverflow(BuildGRF mode, StringRef message,
+                      std::optional<OutOfResourcesError> failure) {
+    text += (stringifyBuildGRF(mode) + " GRF mode ran out of resources (" +
+             message + "); ")
+                .str();
+    overflows.push_back((stringifyBuildGRF(mode) + " GRF mode: " + message).str());
+    if (!firstOverflow)
+      firstOverflow = std::move(failure);
+  }
+
+  /// The plan Speculate: the two lowest rungs at once, compared, then the
+  /// climb goes on as measured.
+  Error speculate() {
+    std::future<Expected<BuildAttempt>> second = std::async(
+        std::launch::async, [&] { return memo.get(rungs[1]); });
+    Expected<BuildAttempt> low = memo.get(rungs[0]);
+    Expected<BuildAttempt> high = second.get();
+    // A build error is the answer (the smaller build's first); resource
+    // trouble is what the plain walk handles, on the remembered builds.
+    bool lowFailed = !low && !memo.getResourceFailure(rungs[0]);
+    if (lowFailed || (!high && !memo.getResourceFailure(rungs[1]))) {
+      Error keep = lowFailed ? low.takeError() : high.takeError();
+      consumeError(lowFailed ? high.takeError() : low.takeError());
+      return keep;
+    }
+    if (!low || !high) {
+      consumeError(low.takeError());
+      consumeError(high.takeError());
+      return climb(0);
+    }
+    text = "speculated (uncertain estimate), built both: ";
+    source = "speculated";
+    return compareLowest(low->spillSize, high->spillSize) ? climb(2)
+                                                          : Error::success();
+  }
+
+  /// The plans PredictLarge(Unverified): the second rung first; the first
+  /// only when it spills, and the climb goes on from there.
+  Error predictLarge() {
+    Expected<BuildAttempt> high = memo.get(rungs[1]);
+    if (!high) {
+      const OutOfResourcesError *failure = memo.getResourceFailure(rungs[1]);
+      if (!failure)
+        return high.takeError();
+      cut = Cut{1, toString(high.takeError()),
+                failure->resource == kWorkGroupResource};
+      return Error::success();
+    }
+    std::string name = stringifyBuildGRF(rungs[1]).str();
+    int64_t spill = high->spillSize;
+    source = "predicted";
+    best = 1;
+    if (spill <= threshold) {
+      text = formatv("predicted {0}; {0} spilled {1} bytes <= threshold {2}: "
+                     "kept {0}, small build skipped",
+                     name, spill, threshold);
+      return Error::success();
+    }
+    if (plan == BuildPlan::PredictLargeUnverified)
+      return trustLarge(name, spill);
+    Expected<BuildAttempt> low = memo.get(rungs[0]);
+    if (!low) {
+      if (!memo.getResourceFailure(rungs[0]))
+        return low.takeError();
+      consumeError(low.takeError());
+      return climb(0);
+    }
+    text = formatv("{0} spilled {1} bytes > threshold {2}, so small was built "
+                   "too: ",
+                   name, spill, threshold);
+    bool climbOn = compareLowest(low->spillSize, spill);
+    if (climbOn)
+      if (Error error = climb(2))
+        return error;
+    text.insert(0, best == 1u ? "predicted " + name + "; "
+                              : "predicted " + name +
+                                    ", measurement overrode: ");
+    source = best == 1u ? "predicted" : "measured";
+    return Error::success();
+  }
+
+  /// verify-predicted-large=false: the spilling second rung is kept without
+  /// the first; a larger rung is still measured.
+  Error trustLarge(StringRef name, int64_t spill) {
+    if (rungs.size() < 3) {
+      text = formatv("predicted {0}; {0} spilled {1} bytes, kept without a "
+                     "small build (verify-predicted-large off)",
+                     name, spill);
+      return Error::success();
+    }
+    text = formatv("predicted {0}; {0} spilled {1} bytes > threshold {2}, "
+                   "small build skipped (verify-predicted-large off); ",
+                   name, spill, threshold);
+    Error error = climb(2);
+    if (best != 1u)
+      source = "measured";
+    return error;
+  }
+
+  /// The two lowest rungs, both built: the second is kept only when the
+  /// first spills more than the threshold and it spills strictly less.
+  /// Returns whether to climb on (both spill over the threshold).
+  bool compareLowest(int64_t lowSpill, int64_t highSpill) {
+    StringRef low = stringifyBuildGRF(rungs[0]);
+    StringRef high = stringifyBuildGRF(rungs[1]);
+    bool keepHigh = lowSpill > threshold && highSpill < lowSpill;
+    best = keepHigh ? 1 : 0;
+    text += formatv("{0} spilled {1} bytes, {2} spilled {3} bytes", low,
+                    lowSpill, high, highSpill)
+                .str();
+    if (lowSpill > threshold && highSpill > threshold && rungs.size() > 2) {
+      text += formatv("{0} > threshold {1}; ", keepHigh ? "" : ", not less",
+                      threshold)
+                  .str();
+      return true;
+    }
+    if (keepHigh)
+      text += (": kept " + high).str();
+    else if (lowSpill <= threshold)
+      text += formatv(": {0} <= threshold {1}, kept {0}", low, threshold).str();
+    else
+      text += (", not less: kept " + low).str();
+    return false;
+  }
+
+  /// The ladder ends below rung `i`, which `why` rules out.
+  void endBelow(size_t i, StringRef why, bool workgroup, StringRef what) {
+    std::string name = stringifyBuildGRF(rungs[i]).str();
+    prefix = name + " GRF ruled out (" + why.str() + "); ";
+    ending = name + " GRF mode " + what.str() + why.str();
+    if (workgroup)
+      workgroupLimit = why.str();
+    rungs = rungs.take_front(i);
+  }
+
+  /// The decision of a finished walk, or the error when no rung fits.
+  Expected<GRFDecision> finish() {
+    if (!best) {
+      std::string message =
+          join(overflows, "; ") + "; " +
+          (ending.empty() ? "no larger GRF mode on this device" : ending);
+      if (firstOverflow)
+        return make_error<OutOfResourcesError>(firstOverflow->resource,
+                                               firstOverflow->required,
+                                               firstOverflow->limit, message);
+      return createStringError(inconvertibleErrorCode(), message);
+    }
+    GRFDecision decision =
+        memo.keep(rungs[*best], prefix + text, std::move(source));
+    decision.workgroupLimit = workgroupLimit;
+    return decision;
+  }
+
+  struct Cut {
+    size_t index;
+    std::string why;
+    bool workgroup;
   };
-  if (!hasLarge)
-    return giveUp("no larger GRF mode on this device");
-  if (why)
-    return giveUp("large GRF mode cannot run the work-group: " + why->message);
-  Expected<BuildAttempt> large = memo.get(BuildGRF::Large);
-  if (!large)
-    return giveUp("large GRF mode: " + toString(large.takeError()));
+  BuildMemo &memo;
+  ArrayRef<BuildGRF> rungs;
+  int64_t threshold;
+  BuildPlan plan;
+  /// Why the ladder ends where it does (the rung above its top): as the
+  /// reason's prefix, as the end of an error, and as the work-group limit.
+  std::string prefix, ending, workgroupLimit;
+  // The state of one walk.
+  std::string text, source;
+  std::optional<size_t> best;
+  std::optional<Cut> cut;
+  std::vector<std::string> overflows;
+  std::optional<OutOfResourcesError> firstOverflow;
+};
+} // namespace
+
+/// One build in `mode` (a forced mode, default or IGC's auto flag).
+static Expected<GRFDecision> buildOnce(BuildMemo &memo, BuildGRF mode) {
+  Expected<BuildAttempt> only = memo.get(mode);
+  if (!only)
+    return only.takeError();
+  int64_t registers = getMaxGRFCount(*only);
   std::string reason =
-      (Twine(stringifyBuildGRF(failed)) + " GRF mode ran out of resources (" +
-       failedMessage + "); large spilled " + Twine(large->spillSize) +
-       " bytes and fits: kept large")
-          .str();
-  return memo.keep(BuildGRF::Large, std::move(reason), "measured");
+      mode == BuildGRF::IGCAuto
+          ? formatv("IGC's auto mode chose {0} GRF", registers).str()
+      : mode == BuildGRF::Default
+          ? formatv("default mode (no GRF flag) built with {0} GRF", registers)
+                .str()
+          : formatv("forced {0} mode built with {1} GRF",
+                    stringifyBuildGRF(mode), registers)
+                .str();
+  reason += formatv(" and spilled {0} bytes", only->spillSize).str();
+  return memo.keep(mode, std::move(reason),
+                   mode == BuildGRF::IGCAuto ? "igc" : "forced");
+}
+
+/// Default or IGC's auto flag, and what follows a build that cannot run: a
+/// scratch overflow climbs the ladder; IGC choosing a mode the work-group
+/// cannot run in falls back to the smallest rung.
+static Expected<GRFDecision> buildUnpinned(BuildMemo &memo, Ladder &ladder,
+                                           BuildGRF mode, BuildGRF smallest) {
+  Expected<GRFDecision> decision = buildOnce(memo, mode);
+  if (decision)
+    return decision;
+  const OutOfResourcesError *failure = memo.getResourceFailure(mode);
+  if (!failure)
+    return decision.takeError();
+  if (failure->resource == kScratchResource)
+    return ladder.climbAfterOverflow(mode, decision.takeError());
+  std::string why = failure->message;
+  consumeError(decision.takeError());
+  Expected<BuildAttempt> small = memo.get(smallest);
+  if (!small)
+    return small.takeError();
+  GRFDecision fallback = memo.keep(
+      smallest,
+      formatv("IGC's auto mode chose a mode that cannot launch ({0}); {1} "
+              "spilled {2} bytes: kept {1}",
+              why, stringifyBuildGRF(smallest), small->spillSize),
+      "measured");
+  fallback.workgroupLimit = why;
+  return fallback;
+}
+
+static constexpr BuildGRF kNoDeviceLadder[] = {BuildGRF::Small,
+                                               BuildGRF::Large};
+
+Expected<GRFDecision>
+mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
+                     int64_t spillThreshold,
+                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  return decideGRF(policy, strategy, spillThreshold, BuildPlan::Measure, build);
+}
+
+Expected<GRFDecision>
+mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
+                     int64_t spillThreshold, BuildPlan plan,
+                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  return decideGRF(policy, strategy, spillThreshold, plan, kNoDeviceLadder,
+                   LaunchLimits(), build);
 }
 
 Expected<GRFDecision>
@@ -451,88 +677,45 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
                      int64_t spillThreshold, BuildPlan plan,
                      const LaunchLimits &limits,
                      function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  if (!limits.device)
+    return decideGRF(policy, strategy, spillThreshold, plan, kNoDeviceLadder,
+                     limits, build);
+  return decideGRF(policy, strategy, spillThreshold, plan,
+                   getBuildLadder(*limits.device), limits, build);
+}
+
+Expected<GRFDecision>
+mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
+                     int64_t spillThreshold, BuildPlan plan,
+                     ArrayRef<BuildGRF> ladder, const LaunchLimits &limits,
+                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  assert(!ladder.empty() && "a device has at least one GRF mode");
   BuildMemo memo(limits, build);
-  memo.concurrent = plan == BuildPlan::Speculate;
-  auto memoBuild = [&](BuildGRF mode) { return memo.get(mode); };
-
-  // Forced modes: one build, and never one that cannot launch.
-  if (policy == GRFPolicy::Small || policy == GRFPolicy::Large) {
-    BuildGRF mode =
-        policy == GRFPolicy::Small ? BuildGRF::Small : BuildGRF::Large;
-    if (std::optional<WorkGroupLimit> limit = limits.checkBeforeBuild(mode))
-      return make_error<OutOfResourcesError>(
-          kWorkGroupResource, limit->required, limit->limit,
-          "forced " + stringifyBuildGRF(mode) +
-              " GRF mode cannot launch: " + limit->message);
-    return decideGRF(policy, strategy, spillThreshold, plan, memoBuild);
+  bool measured =
+      policy == GRFPolicy::Auto && strategy == AutoStrategy::Measure;
+  memo.concurrent = measured && plan == BuildPlan::Speculate;
+  Ladder walk(memo, limits, ladder, spillThreshold,
+              measured ? plan : BuildPlan::Measure);
+  switch (policy) {
+  case GRFPolicy::Auto:
+    if (strategy == AutoStrategy::IGC)
+      return buildUnpinned(memo, walk, BuildGRF::IGCAuto, ladder.front());
+    return walk.decide();
+  case GRFPolicy::Default:
+    return buildUnpinned(memo, walk, BuildGRF::Default, ladder.front());
+  case GRFPolicy::Small:
+  case GRFPolicy::Large:
+  case GRFPolicy::XLarge:
+    break;
   }
-
-  // Default and IGC's auto flag: one build; over the scratch limit, large.
-  if (policy == GRFPolicy::Default || strategy == AutoStrategy::IGC) {
-    BuildGRF mode =
-        policy == GRFPolicy::Default ? BuildGRF::Default : BuildGRF::IGCAuto;
-    Expected<GRFDecision> decision =
-        decideGRF(policy, strategy, spillThreshold, plan, memoBuild);
-    if (decision)
-      return decision;
-    Error error = decision.takeError();
-    const OutOfResourcesError *failure = memo.getResourceFailure(mode);
-    if (!failure)
-      return std::move(error);
-    if (failure->resource == kScratchResource)
-      return retryLarge(memo, limits, mode, std::move(error));
-    // IGC's auto flag chose a mode the work-group cannot run in: build small.
-    std::string why = failure->message;
-    consumeError(std::move(error));
-    Expected<BuildAttempt> small = memo.get(BuildGRF::Small);
-    if (!small)
-      return small.takeError();
-    GRFDecision fallback =
-        memo.keep(BuildGRF::Small,
-                  "IGC's auto mode chose a mode that cannot launch (" + why +
-                      "); small spilled " + std::to_string(small->spillSize) +
-                      " bytes: kept small",
-                  "measured");
-    fallback.workgroupLimit = why;
-    return fallback;
-  }
-
-  // Measured auto. Large is not even built when the work-groups rule it out.
-  std::optional<WorkGroupLimit> largeWhy =
-      limits.checkBeforeBuild(BuildGRF::Large);
-  auto smallOnly = [&](const std::string &why,
-                       bool workgroup) -> Expected<GRFDecision> {
-    Expected<BuildAttempt> small = memo.get(BuildGRF::Small);
-    if (!small)
-      return small.takeError();
-    GRFDecision decision =
-        memo.keep(BuildGRF::Small,
-                  "large GRF ruled out (" + why + "); small spilled " +
-                      std::to_string(small->spillSize) + " bytes: kept small",
-                  "measured");
-    if (workgroup)
-      decision.workgroupLimit = why;
-    return decision;
-  };
-  if (largeWhy)
-    return smallOnly(largeWhy->message, /*workgroup=*/true);
-
-  Expected<GRFDecision> decision =
-      decideGRF(policy, strategy, spillThreshold, plan, memoBuild);
-  if (decision)
-    return decision;
-  Error error = decision.takeError();
-  if (const OutOfResourcesError *failure =
-          memo.getResourceFailure(BuildGRF::Small);
-      failure && failure->resource == kScratchResource)
-    return retryLarge(memo, limits, BuildGRF::Small, std::move(error));
-  if (const OutOfResourcesError *failure =
-          memo.getResourceFailure(BuildGRF::Large)) {
-    // Large cannot launch or overflows: the measured rule without it.
-    std::string why = failure->message;
-    bool workgroup = failure->resource == kWorkGroupResource;
-    consumeError(std::move(error));
-    return smallOnly(why, workgroup);
-  }
-  return std::move(error);
+  // Forced: one build, and never one that cannot launch.
+  BuildGRF mode = policy == GRFPolicy::Small   ? BuildGRF::Small
+                  : policy == GRFPolicy::Large ? BuildGRF::Large
+                                               : BuildGRF::XLarge;
+  if (std::optional<WorkGroupLimit> limit = limits.checkBeforeBuild(mode))
+    return make_error<OutOfResourcesError>(
+        kWorkGroupResource, limit->required, limit->limit,
+        "forced " + stringifyBuildGRF(mode) +
+            " GRF mode cannot launch: " + limit->message);
+  return buildOnce(memo, mode);
 }

@@ -33,9 +33,9 @@ using namespace mlir::xpu;
 static unsigned getModeRegisters(BuildGRF mode, const DeviceInfo &device) {
   switch (mode) {
   case BuildGRF::Small:
-    return 128;
   case BuildGRF::Large:
-    return 256;
+  case BuildGRF::XLarge:
+    return static_cast<unsigned>(getNRegs(mode));
   case BuildGRF::Default:
     return device.grfModes.front().registers;
   case BuildGRF::IGCAuto:

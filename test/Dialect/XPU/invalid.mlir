@@ -21,7 +21,7 @@ gpu.module @m [#xpu.target<arch = "dg1", grf_mode = large>] {}
 
 // -----
 
-// expected-error @+2 {{expected one of [small, large, auto, default] for register file (GRF) mode of a kernel, got: huge}}
+// expected-error @+2 {{expected one of [small, large, auto, default, xlarge] for register file (GRF) mode of a kernel, got: huge}}
 // expected-error @+1 {{failed to parse XPU_TargetAttr parameter 'grf_mode'}}
 gpu.module @m [#xpu.target<arch = "pvc", grf_mode = huge>] {}
 

@@ -30,19 +30,28 @@
 namespace mlir::xpu {
 
 /// The GRF setting of one build (what the flags pin), as opposed to the
-/// requested policy: `auto` is a policy that runs Small and maybe Large
-/// builds; IGCAuto is one build with IGC's own auto flag.
-enum class BuildGRF : uint8_t { Small, Large, Default, IGCAuto };
+/// requested policy: `auto` is a policy that runs builds up the device's
+/// ladder (Small, Large, XLarge); IGCAuto is one build with IGC's own auto
+/// flag. (The values are stored in cache entries: append, never reorder.)
+enum class BuildGRF : uint8_t { Small, Large, Default, IGCAuto, XLarge };
 
-/// "small", "large", "default", "igc-auto".
+/// "small", "large", "default", "igc-auto", "xlarge".
 llvm::StringRef stringifyBuildGRF(BuildGRF mode);
 
 /// The GRF flag of `mode` in the spelling of `backend` (empty for Default):
 /// ocloc: -cl-intel-128-GRF-per-thread, -cl-intel-256-GRF-per-thread,
-/// -cl-intel-enable-auto-large-GRF-mode; Level Zero:
-/// -ze-intel-128-GRF-per-thread, -ze-opt-large-register-file,
-/// -ze-intel-enable-auto-large-GRF-mode.
+/// -cl-intel-512-GRF-per-thread, -cl-intel-enable-auto-large-GRF-mode;
+/// Level Zero: -ze-intel-128-GRF-per-thread, -ze-opt-large-register-file,
+/// -ze-intel-512-GRF-per-thread, -ze-intel-enable-auto-large-GRF-mode.
 llvm::StringRef getGRFFlag(BuildGRF mode, WorkerBackend backend);
+
+/// The build that pins `registers` registers per thread (128: Small, 256:
+/// Large, 512: XLarge); std::nullopt for any other count.
+std::optional<BuildGRF> getBuildGRFForRegisters(unsigned registers);
+
+/// The device's GRF ladder: one build per GRF mode of the device table,
+/// smallest first (pvc: Small, Large; cri: Small, Large, XLarge).
+llvm::SmallVector<BuildGRF, 3> getBuildLadder(const DeviceInfo &device);
 
 /// True for any GRF flag of either backend (see getGRFFlag).
 bool isGRFFlag(llvm::StringRef flag);
@@ -63,8 +72,8 @@ std::string getBuildFlags(BuildGRF mode, WorkerBackend backend,
                           llvm::StringRef extraFlags);
 
 /// n_regs as Triton defines it, derived from the final flags: 128 for the
-/// small flag, 256 for the large flag, 0 when the flags do not pin the mode
-/// (default, IGC auto).
+/// small flag, 256 for the large flag, 512 for the 512 flag, 0 when the
+/// flags do not pin the mode (default, IGC auto).
 int64_t getNRegs(BuildGRF mode);
 
 /// getNRegs with `defaultNRegs` for flags that do not pin the mode (0, or
@@ -179,7 +188,7 @@ llvm::Error checkBuildFacts(const BuildAttempt &attempt,
                             llvm::ArrayRef<int64_t> grfCounts);
 
 /// The requested policy for a module.
-enum class GRFPolicy : uint8_t { Small, Large, Default, Auto };
+enum class GRFPolicy : uint8_t { Small, Large, Default, Auto, XLarge };
 enum class AutoStrategy : uint8_t { Measure, IGC };
 
 /// Why the decision came out the way it did, in one sentence for remarks and
@@ -242,8 +251,8 @@ private:
   uint64_t getWorkGroupSize(llvm::StringRef kernel) const;
 };
 
-/// Runs the GRF policy:
-/// - Small, Large, Default: one build.
+/// Runs the GRF policy on the ladder Small, Large (no device, no limits):
+/// - Small, Large, XLarge, Default: one build.
 /// - Auto + Measure: build Small; if its spill > spillThreshold, build Large
 ///   too and keep Large only if it spills strictly less, else Small.
 /// - Auto + IGC: one build with IGC's auto flag (the mode IGC picked is the
@@ -287,7 +296,8 @@ decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
           BuildPlan plan,
           llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
 
-/// decideGRF under launch limits: no mode is kept that `limits` rule out.
+/// decideGRF under launch limits, on the ladder of `limits.device` (Small,
+/// Large without a device): no mode is kept that `limits` rule out.
 /// - small, large: a mode the work-groups cannot run in, or a build over a
 ///   limit, is an OutOfResourcesError (never a binary that cannot launch).
 /// - auto: large is not built when the work-groups cannot run in it (the
@@ -300,6 +310,20 @@ decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
 llvm::Expected<GRFDecision>
 decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
           BuildPlan plan, const LaunchLimits &limits,
+          llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
+
+/// The decision over an explicit `ladder` of builds (getBuildLadder of the
+/// device, smallest first): measured `auto` builds the first rung (or the
+/// plan's), then climbs to the next only while the last build spills more
+/// than spillThreshold (or overflows the per-thread scratch) and the next
+/// rung's work-group limit allows; a larger rung is kept only when it spills
+/// strictly less than the best so far. The reason says where and why the
+/// climb stopped. Default and IGC's auto flag climb it after a scratch
+/// overflow; forced modes build once.
+llvm::Expected<GRFDecision>
+decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
+          BuildPlan plan, llvm::ArrayRef<BuildGRF> ladder,
+          const LaunchLimits &limits,
           llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
 
 } // namespace mlir::xpu

@@ -41,6 +41,12 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "arch '" << arch
                        << "' does not support large GRF mode (256 registers "
                           "per thread); use small, auto or default";
+  if (grfMode == GRFMode::XLarge && !device->supportsXLargeGRF())
+    return emitError() << "arch '" << arch
+                       << "' does not support xlarge GRF mode (512 registers "
+                          "per thread); its modes: "
+                       << device->getGRFModeList()
+                       << " registers (use small, large, auto or default)";
   if (subgroupSize && *subgroupSize != 0 &&
       !device->supportsSubgroupSize(*subgroupSize))
     return emitError() << "arch '" << arch << "' cannot run sub-group size "

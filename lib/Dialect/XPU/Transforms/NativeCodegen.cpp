@@ -784,7 +784,8 @@ struct NativeCodegenPass
     // A forced mode that spills is worth a warning: the user chose it.
     bool forced =
         decision.attempts.size() == 1 &&
-        (chosen.mode == BuildGRF::Small || chosen.mode == BuildGRF::Large) &&
+        (chosen.mode == BuildGRF::Small || chosen.mode == BuildGRF::Large ||
+         chosen.mode == BuildGRF::XLarge) &&
         getGRFPolicy(slot.binary, slot.target) != GRFPolicy::Auto;
     if (forced && chosen.spillSize > 0)
       for (const KernelMeasurement &kernel : chosen.kernels)

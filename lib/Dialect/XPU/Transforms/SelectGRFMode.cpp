@@ -26,12 +26,14 @@ using namespace mlir::xpu;
 /// still carry the gpu.kernel marker.
 static bool isKernel(Operation *op) { return isGPUKernel(op); }
 
-/// Why forced large GRF mode on `device` cannot run `kernel`'s work-group
+/// Why forced `mode` (large or xlarge) on `device` cannot run `kernel`'s
+/// work-group
 /// (its `known_block_size` at its required sub-group size, else the widest
 /// the device has); std::nullopt when it may. xpu-native-codegen checks the
 /// binary too; this catches what the IR already shows, at the kernel.
 static std::optional<WorkGroupLimit>
-checkLargeWorkGroup(Operation *kernel, const DeviceInfo &device) {
+checkForcedWorkGroup(Operation *kernel, const DeviceInfo &device,
+                     BuildGRF mode) {
   auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
   std::optional<ArrayRef<int32_t>> blockSize =
       func ? func.getKnownBlockSize() : std::nullopt;
@@ -48,7 +50,7 @@ checkLargeWorkGroup(Operation *kernel, const DeviceInfo &device) {
   if (auto simd = kernel->getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
     workGroup.requiredSimd = simd.getInt();
   limits.kernels.push_back(std::move(workGroup));
-  return limits.checkBeforeBuild(BuildGRF::Large);
+  return limits.checkBeforeBuild(mode);
 }
 
 /// The SIMD width a kernel will be compiled for, once sub-group sizes are
@@ -57,6 +59,22 @@ static std::optional<unsigned> getRequiredSubgroupSize(Operation *kernel) {
   if (auto size = kernel->getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
     return static_cast<unsigned>(size.getInt());
   return std::nullopt;
+}
+
+/// Registers per thread a forced mode pins (0 for auto and default).
+static unsigned getForcedRegisters(GRFMode mode) {
+  switch (mode) {
+  case GRFMode::Small:
+    return 128;
+  case GRFMode::Large:
+    return 256;
+  case GRFMode::XLarge:
+    return 512;
+  case GRFMode::Auto:
+  case GRFMode::Default:
+    return 0;
+  }
+  return 0;
 }
 
 static std::optional<GRFMode> getExplicitMode(Operation *op) {
@@ -192,25 +210,29 @@ struct SelectGRFModePass
       Operation *requester = mode ? &op : module.getOperation();
       if (!mode)
         mode = moduleMode;
-      if (mode == GRFMode::Large)
-        for (TargetAttr target : xpuTargets)
-          if (!lookupDevice(target.getArch())->supportsLargeGRF()) {
+      if (mode == GRFMode::Large || mode == GRFMode::XLarge)
+        for (TargetAttr target : xpuTargets) {
+          const DeviceInfo *device = lookupDevice(target.getArch());
+          if (!device->getGRFMode(getForcedRegisters(*mode))) {
             requester->emitError()
-                << "xpu-select-grf-mode: large GRF mode requested, but arch '"
-                << target.getArch() << "' does not support it";
+                << "xpu-select-grf-mode: " << stringifyGRFMode(*mode)
+                << " GRF mode requested, but arch '" << target.getArch()
+                << "' does not support it (its GRF modes: "
+                << device->getGRFModeList() << " registers)";
             failed = true;
           }
-      // A forced large mode the kernel's work-group cannot run in.
+        }
+      // A forced large or xlarge mode the kernel's work-group cannot run in.
       for (TargetAttr target : xpuTargets) {
         const DeviceInfo *device = lookupDevice(target.getArch());
-        if (mode.value_or(target.getGrfMode()) != GRFMode::Large ||
-            !device->supportsLargeGRF())
+        GRFMode forced = mode.value_or(target.getGrfMode());
+        unsigned registers = getForcedRegisters(forced);
+        if (registers <= 128 || !device->getGRFMode(registers))
           continue;
-        if (std::optional<WorkGroupLimit> limit =
-                checkLargeWorkGroup(&op, *device)) {
-          op.emitError() << "xpu-select-grf-mode: large GRF mode cannot "
-                            "launch: "
-                         << limit->message;
+        if (std::optional<WorkGroupLimit> limit = checkForcedWorkGroup(
+                &op, *device, *getBuildGRFForRegisters(registers))) {
+          op.emitError() << "xpu-select-grf-mode: " << stringifyGRFMode(forced)
+                         << " GRF mode cannot launch: " << limit->message;
           failed = true;
         }
       }

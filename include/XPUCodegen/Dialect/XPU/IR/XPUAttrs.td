@@ -19,9 +19,11 @@ def XPU_GRFModeSmall : I32EnumAttrCase<"Small", 0, "small">;
 def XPU_GRFModeLarge : I32EnumAttrCase<"Large", 1, "large">;
 def XPU_GRFModeAuto : I32EnumAttrCase<"Auto", 2, "auto">;
 def XPU_GRFModeDefault : I32EnumAttrCase<"Default", 3, "default">;
+def XPU_GRFModeXLarge : I32EnumAttrCase<"XLarge", 4, "xlarge">;
 
 def XPU_GRFMode : I32EnumAttr<"GRFMode", "register file (GRF) mode of a kernel",
-    [XPU_GRFModeSmall, XPU_GRFModeLarge, XPU_GRFModeAuto, XPU_GRFModeDefault]> {
+    [XPU_GRFModeSmall, XPU_GRFModeLarge, XPU_GRFModeAuto, XPU_GRFModeDefault,
+     XPU_GRFModeXLarge]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::xpu";
 }
@@ -35,9 +37,19 @@ def XPU_GRFModeAttr : EnumAttr<XPU_Dialect, XPU_GRFMode, "grf_mode"> {
       (`-cl-intel-128-GRF-per-thread`);
     * `large`: 256 registers per thread, half the threads per vector engine
       (`-cl-intel-256-GRF-per-thread`);
+    * `xlarge`: 512 registers per thread, a quarter of the threads
+      (`-cl-intel-512-GRF-per-thread`); only where the device and its
+      compiler have the mode (cri with IGC 2.x);
     * `auto`: decided per module by `xpu-native-codegen` from measured
-      spills (or by IGC itself with `auto-strategy=igc`);
-    * `default`: no GRF flag; the device default.
+      spills, climbing the device's ladder of modes (128, 256, 512 where it
+      has it) only while the last build spills more than the threshold, the
+      next mode spills strictly less and the work-group still fits (or by
+      IGC itself with `auto-strategy=igc`);
+    * `default`: no GRF flag; the device default (on Xe3 devices IGC then
+      picks a register count per kernel, e.g. 160 or 192).
+
+    Pass options and the Python package also accept Triton's spellings
+    `128`, `256` and `512` for `small`, `large` and `xlarge`.
 
     Example: `#xpu.grf_mode<large>`.
   }];

@@ -35,7 +35,11 @@ struct CodegenPipelineOptions
       llvm::cl::values(clEnumValN(GRFMode::Small, "small", "128 registers"),
                        clEnumValN(GRFMode::Large, "large", "256 registers"),
                        clEnumValN(GRFMode::Auto, "auto", "measured"),
-                       clEnumValN(GRFMode::Default, "default", "no flag"))};
+                       clEnumValN(GRFMode::Default, "default", "no flag"),
+                       clEnumValN(GRFMode::XLarge, "xlarge", "512 registers"),
+                       clEnumValN(GRFMode::Small, "128", "small"),
+                       clEnumValN(GRFMode::Large, "256", "large"),
+                       clEnumValN(GRFMode::XLarge, "512", "xlarge"))};
   PassOptions::Option<std::string> module{
       *this, "module",
       llvm::cl::desc("Regular expression selecting gpu.module names")};
