@@ -346,12 +346,12 @@ static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
 static llvm::Error checkCompilerKnowsDevice(const CompilerIdentity &identity,
                                             const DeviceInfo &device,
                                             llvm::StringRef arch) {
-  if (identity.devices.empty() ||
-      llvm::is_contained(identity.devices, device.name))
+  // By name or alias: IGC 2.40 lists lnl-m, not lnl, though it takes both.
+  if (isKnownToCompiler(device, identity.devices))
     return llvm::Error::success();
   std::vector<std::string> known;
   for (const DeviceInfo &candidate : getDevices())
-    if (llvm::is_contained(identity.devices, candidate.name))
+    if (isKnownToCompiler(candidate, identity.devices))
       known.push_back(candidate.name.str());
   return llvm::createStringError(llvm::formatv(
       "arch '{0}' is not known to the selected compiler ({1}); it knows: "
