@@ -53,10 +53,12 @@ __all__ = [
 ]
 
 #: Accepted ``grf_mode`` values: the modes, and Triton's register counts
-#: (``'128'`` is small, ``'256'`` large; ``'512'`` where the device has it).
-GRF_MODES = ("auto", "small", "large", "default", "128", "256", "512")
-_GRF_REGISTERS = {"small": 128, "large": 256, "128": 128, "256": 256,
-                  "512": 512}
+#: (``'128'`` is small, ``'256'`` large, ``'512'`` xlarge: only where the
+#: device has it, cri with IGC 2.x).
+GRF_MODES = ("auto", "small", "large", "default", "xlarge", "128", "256",
+             "512")
+_GRF_REGISTERS = {"small": 128, "large": 256, "xlarge": 512, "128": 128,
+                  "256": 256, "512": 512}
 #: Accepted ``validate`` values: a SPIRV-Tools rejection is a warning, an
 #: error, or not checked.
 VALIDATE = ("warn", "strict", "off")
@@ -362,16 +364,16 @@ def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
         if "\0" in value:
             raise ValueError(f"{name} must not contain NUL characters")
     grf_mode = _check_choice("grf_mode", grf_mode, GRF_MODES)
-    if grf_mode in ("128", "256", "512"):
-        registers = int(grf_mode)
+    if grf_mode in ("128", "256", "512", "xlarge"):
+        registers = _GRF_REGISTERS[grf_mode]
         modes = _device_grf_modes(arch)
         if modes is not None and registers not in modes:
             raise ValueError(
                 f"grf_mode={grf_mode!r}: {arch} has no {registers}-register "
                 f"GRF mode with this compiler (its modes: "
                 f"{', '.join(map(str, modes))})")
-        # The register counts are Triton's names for the same two modes.
-        grf_mode = {128: "small", 256: "large"}.get(registers, grf_mode)
+        # The register counts are Triton's names for the same modes.
+        grf_mode = {128: "small", 256: "large", 512: "xlarge"}[registers]
     if n_regs_default not in (0, 128) or isinstance(n_regs_default, bool):
         raise ValueError(f"n_regs_default must be 0 or 128, got "
                          f"{n_regs_default!r}")
@@ -484,8 +486,9 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
 
     Options have the meaning of the pass options of the same name:
     ``arch`` (a device name, alias or PCI device ID such as ``"0x0bd5"``),
-    ``grf_mode`` (auto, small, large, default, or Triton's ``"128"``,
-    ``"256"``, ``"512"``), ``backend`` (auto, ocloc, level-zero),
+    ``grf_mode`` (auto, small, large, xlarge, default, or Triton's ``"128"``,
+    ``"256"``, ``"512"``; xlarge/512 only where the device has 512-register
+    mode, cri with IGC 2.x), ``backend`` (auto, ocloc, level-zero),
     ``spill_threshold`` (bytes; ``auto`` builds large only when small spills
     more), ``cache_dir`` (None: the default location or
     ``$XPU_CODEGEN_CACHE_DIR``; ``"none"``: disabled), ``cache_url``

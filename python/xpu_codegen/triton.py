@@ -31,9 +31,11 @@ from . import _api
 __all__ = ["GRF_POLICIES", "install", "installed", "make_zebin", "uninstall"]
 
 #: Triton's grf_mode -> (xpu_codegen grf_mode, auto_strategy).
-#: 'default' is Triton's default stage: a default build, rebuilt with large
-#: GRF when it spills; here both are measured and large is kept only when it
-#: spills less and can launch. 'auto' is IGC's own choice, as in Triton.
+#: 'default' is Triton's default stage: a default build, rebuilt at the
+#: device's largest mode when it spills (512 on cri, else 256); here the
+#: device's ladder is measured (128, 256, then 512 on cri) and a larger mode
+#: is kept only when it spills strictly less and can launch. 'auto' is IGC's
+#: own choice, as in Triton.
 GRF_POLICIES = {
     "default": ("auto", "measure"),
     "auto": ("auto", "igc"),
@@ -85,7 +87,7 @@ def make_zebin(spirv: bytes, metadata: dict, options, *,
     :class:`xpu_codegen.OutOfResources`) when the kernel fits the device in
     no mode: its per-thread scratch or its work-group
     (``num_warps * threads_per_warp``); ``ValueError`` for a
-    ``grf_mode`` the device does not have (``'512'`` with this IGC).
+    ``grf_mode`` the device does not have (``'512'`` anywhere but cri).
     """
     grf_mode = str(_option(options, "grf_mode", "default"))
     if grf_mode not in GRF_POLICIES:

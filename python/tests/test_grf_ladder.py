@@ -1,0 +1,62 @@
+"""The GRF ladder from Python: '512' / 'xlarge' where the device has it (cri
+with IGC 2.40), a ValueError where it does not, and auto climbing to 512."""
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+import xpu_codegen
+import xpu_codegen.triton as xt
+
+ACC32 = (Path(__file__).resolve().parents[2] / "test" / "Transforms" /
+         "GRFLadder" / "Inputs" / "acc32_simd16.spv").read_bytes()
+
+
+def test_grf_modes_accept_512_spellings():
+    assert "xlarge" in xpu_codegen.GRF_MODES
+    assert "512" in xpu_codegen.GRF_MODES
+    cri = xpu_codegen.device("cri")
+    assert cri.grf_modes == (128, 256, 512)
+    assert cri.threads_per_eu == (8, 4, 2)
+    assert cri.max_work_group_size_for(512, 16) == 256
+    for mode in ("512", "xlarge"):
+        with pytest.raises(ValueError, match="pvc has no 512-register"):
+            xpu_codegen.compile(ACC32, arch="pvc", grf_mode=mode,
+                                cache_dir="none")
+
+
+def test_auto_climbs_to_512_on_cri(igc2_root, no_cache):
+    # Measured by IGC 2.40: 11520 / 2624 / 0 bytes at 128 / 256 / 512.
+    [module] = xpu_codegen.compile(ACC32, arch="cri", grf_mode="auto",
+                                   compiler_root=igc2_root, **no_cache)
+    assert (module.grf_mode, module.n_regs, module.spill_size) == ("xlarge",
+                                                                   512, 0)
+    assert [(a.grf_mode, a.spill_size) for a in module.attempts] == [
+        ("small", 11520), ("large", 2624), ("xlarge", 0)]
+    assert module.build_flags == "-cl-intel-512-GRF-per-thread"
+    assert module.kernels[0].grf_count == 512
+    [forced] = xpu_codegen.compile(ACC32, arch="cri", grf_mode="512",
+                                   compiler_root=igc2_root, **no_cache)
+    assert (forced.grf_mode, forced.n_regs) == ("xlarge", 512)
+    assert len(forced.attempts) == 1
+
+
+def test_triton_512_on_cri(igc2_root):
+    options = SimpleNamespace(grf_mode="512", num_warps=4, warp_size=16,
+                              generate_native_code=True, arch="cri")
+    meta = {"build_flags": "-cl-intel-512-GRF-per-thread", "name": "acc32",
+            "threads_per_warp": 16, "num_warps": 4}
+    zebin = xt.make_zebin(ACC32, meta, options, cache_dir="none",
+                          compiler_root=str(igc2_root))
+    assert zebin[:4] == b"\x7fELF"
+    assert meta["n_regs"] == 512
+    assert meta["build_flags"] == "-cl-intel-512-GRF-per-thread"
+    # Triton's 'default' is the measured ladder: it climbs to 512 here.
+    options.grf_mode = "default"
+    meta = {"build_flags": "", "name": "acc32", "threads_per_warp": 16,
+            "num_warps": 4}
+    xt.make_zebin(ACC32, meta, options, cache_dir="none",
+                  compiler_root=str(igc2_root))
+    assert meta["n_regs"] == 512
+    assert "kept xlarge" in meta["grf_decision"]
