@@ -74,7 +74,8 @@ def XPU_TargetAttr : AttrDef<XPU_Dialect, "Target"> {
       Unknown names are rejected with the list of valid ones.
     * `grf_mode`: the requested register file mode for kernels that do not
       set their own (default `auto`). `large` is rejected on devices whose
-      compiler silently ignores the large-GRF flag (e.g. `tgllp`).
+      compiler silently ignores the large-GRF flag (e.g. `tgllp`), `xlarge`
+      on devices without the 512-register mode (all but `cri`).
     * `subgroup_size`: the sub-group size (SIMD width) every kernel lowered
       for this target requires (`OpExecutionMode SubgroupSize`) unless the
       kernel sets `intel_reqd_sub_group_size` itself. Absent: the device's
