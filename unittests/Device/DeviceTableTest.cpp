@@ -48,8 +48,8 @@ TEST(DeviceTable, RecordsMeasuredGRFSupport) {
 TEST(DeviceTable, ListsGRFModesWithThreadsPerEngine) {
   // Large GRF halves the hardware threads of a vector engine; only cri has
   // the 512-register mode (IGC 2.40 rejects the flag everywhere else).
-  for (const char *name : {"pvc", "acm-g10", "acm-g12", "bmg", "bmg-g31",
-                           "lnl", "ptl", "ptl-u", "mtl", "mtl-h", "arl-h"}) {
+  for (const char *name : {"pvc", "acm-g10", "acm-g12", "bmg", "bmg-g31", "lnl",
+                           "ptl", "ptl-u", "mtl", "mtl-h", "arl-h"}) {
     const DeviceInfo *device = lookupDevice(name);
     ASSERT_NE(device, nullptr) << name;
     EXPECT_EQ(device->getGRFModeList(), "128, 256") << name;
@@ -203,9 +203,8 @@ TEST(DeviceTable, Xe3VariableRegisterCounts) {
   EXPECT_EQ(ptl->getThreadsPerEU(192), 5u);
   EXPECT_EQ(ptl->getThreadsPerEU(512), 0u);
   EXPECT_EQ(ptl->getGRFMode(160), nullptr); // no flag selects it
-  EXPECT_EQ(getGRFCounts(*ptl),
-            (llvm::SmallVector<int64_t, 2>{32, 64, 96, 128, 160, 192, 224,
-                                           256}));
+  EXPECT_EQ(getGRFCounts(*ptl), (llvm::SmallVector<int64_t, 2>{
+                                    32, 64, 96, 128, 160, 192, 224, 256}));
   EXPECT_EQ(getGRFCounts(*lookupDevice("cri")).back(), 512);
   EXPECT_EQ(getGRFCounts(*lookupDevice("bmg")),
             (llvm::SmallVector<int64_t, 2>{128, 256}));
@@ -234,6 +233,5 @@ TEST(DeviceTable, KnowsWhichCompilerKnowsADevice) {
   EXPECT_TRUE(isKnownToCompiler(*lookupDevice("skl"), {}));
   EXPECT_EQ(describeCompilerDevices(igc2),
             "pvc, tgllp, bmg (bmg-g21), ptl (ptl-h), cri (xe3p-xpc)");
-  EXPECT_EQ(describeCompilerDevices({"foo"}),
-            "none of this project's devices");
+  EXPECT_EQ(describeCompilerDevices({"foo"}), "none of this project's devices");
 }

@@ -137,8 +137,7 @@ TEST(GRFLadderTest, Keeps256When512DoesNotSpillStrictlyLess) {
     EXPECT_EQ(d->reason,
               "small spilled 11520 bytes > threshold 0; large spilled 2624 "
               "bytes > threshold 0; xlarge spilled " +
-                  std::to_string(xlargeSpill) +
-                  " bytes, not less: kept large");
+                  std::to_string(xlargeSpill) + " bytes, not less: kept large");
   }
 }
 
@@ -227,8 +226,8 @@ TEST(GRFLadderTest, PlansClimbPastTheirPair) {
   FakeCompiler speculative;
   speculative.builds[S].spill = 11520;
   speculative.builds[L].spill = 2624;
-  Expected<GRFDecision> d = decide(speculative, criLimits(),
-                                   BuildPlan::Speculate);
+  Expected<GRFDecision> d =
+      decide(speculative, criLimits(), BuildPlan::Speculate);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, X);
   EXPECT_EQ(d->source, "speculated");
@@ -273,8 +272,9 @@ TEST(GRFLadderTest, ForcedXLargeBuildsOnceAndRespectsTheWorkGroup) {
   d = decide(unbuilt, criLimits(512, 16), BuildPlan::Measure, 0,
              GRFPolicy::XLarge);
   ASSERT_FALSE(bool(d));
-  EXPECT_NE(toString(d.takeError()).find("forced xlarge GRF mode cannot "
-                                         "launch"),
+  EXPECT_NE(toString(d.takeError())
+                .find("forced xlarge GRF mode cannot "
+                      "launch"),
             std::string::npos);
   EXPECT_TRUE(unbuilt.built.empty());
 }

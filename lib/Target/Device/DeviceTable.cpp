@@ -51,6 +51,7 @@ static constexpr uint16_t kMTLIds[] = {0x7D40, 0x7D45, 0x7D67, 0x7D41};
 static constexpr uint16_t kMTLHIds[] = {0x7D55, 0x7DD5};
 static constexpr uint16_t kARLHIds[] = {0x7D51, 0x7DD1};
 static constexpr uint16_t kCRIIds[] = {0x674C};
+static constexpr llvm::ArrayRef<uint16_t> kNoIds;
 
 // GRF modes per family: the registers a flag selects. Measured on one
 // spilling kernel with each compiler that knows the device: the 256-GRF flag
@@ -69,8 +70,8 @@ static constexpr GRFModeInfo kGen9LPModes[] = {{128, 6}};
 // Xe3's variable register file: without a GRF flag IGC 2.40 picks a count
 // per kernel (measured: 160 and 192 on ptl and cri); the hardware runs 10
 // threads up to 96 registers, 6 at 160, 5 at 192, 4 up to 256.
-static constexpr GRFModeInfo kXe3Variable[] = {
-    {32, 10}, {64, 10}, {96, 10}, {160, 6}, {192, 5}, {224, 4}};
+static constexpr GRFModeInfo kXe3Variable[] = {{32, 10}, {64, 10}, {96, 10},
+                                               {160, 6}, {192, 5}, {224, 4}};
 
 // Sub-group sizes: Xe-HPC, Xe2, Xe3 and Xe3P run SIMD16 and SIMD32 (IGC
 // rejects a required size 8 there: "unsupported on this platform"), the
@@ -98,7 +99,7 @@ static constexpr DeviceInfo kDevices[] = {
     {"pvc", "xe-hpc", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
      kXeHPScratch, kPVCIds, kBoth},
     {"pvc-sdv", "xe-hpc", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, {}, kBoth},
+     kXeHPScratch, kNoIds, kBoth},
     {"acm-g10", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
      kXeHPScratch, kACMG10Ids, kBoth},
     {"acm-g11", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
@@ -118,39 +119,39 @@ static constexpr DeviceInfo kDevices[] = {
     {"dg1", "gen12lp", 32, kGen7ThreadModes, false, 16, 512, kSubgroups,
      kGenScratch, kDG1Ids, kBoth},
     {"icllp", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"lkf", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"ehl", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"jsl", "gen11", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"skl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"kbl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"cfl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"apl", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch,
-     {}, kIGC1},
+     kNoIds, kIGC1},
     {"bxt", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch,
-     {}, kIGC1},
+     kNoIds, kIGC1},
     {"glk", "gen9", 32, kGen9LPModes, false, 6, 256, kSubgroups, kGenScratch,
-     {}, kIGC1},
+     kNoIds, kIGC1},
     {"whl", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"aml", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"cml", "gen9", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     {"bdw", "gen8", 32, kGen7ThreadModes, false, 8, 256, kSubgroups,
-     kGenScratch, {}, kIGC1},
+     kGenScratch, kNoIds, kIGC1},
     // Known to IGC 2.40 only. Xe-LPG (Meteor Lake, Arrow Lake H): Xe-HPG's
     // core without XMX; IGC's auto flag is ignored as on Xe-HPG.
     {"mtl", "xe-lpg", 32, kXeModes, false, 16, 1024, kSubgroups, kXeHPScratch,
      kMTLIds, kIGC2},
-    {"mtl-h", "xe-lpg", 32, kXeModes, false, 16, 1024, kSubgroups,
-     kXeHPScratch, kMTLHIds, kIGC2},
+    {"mtl-h", "xe-lpg", 32, kXeModes, false, 16, 1024, kSubgroups, kXeHPScratch,
+     kMTLHIds, kIGC2},
     {"arl-h", "xe-lpgplus", 32, kXeModes, false, 16, 1024, kSubgroups,
      kXeHPScratch, kARLHIds, kIGC2},
     // Xe2 (Battlemage, Lunar Lake): 64-byte registers, 8 vector engines per
@@ -219,12 +220,12 @@ struct DeviceAlias {
 // Other names the compilers accept for the same core (same IP version in
 // `ocloc ids <name>`), and families that hold one device only.
 static constexpr DeviceAlias kAliases[] = {
-    {"dg2-g10", "acm-g10"},   {"ats-m150", "acm-g10"}, {"dg2-g11", "acm-g11"},
-    {"ats-m75", "acm-g11"},   {"dg2-g12", "acm-g12"},  {"mtl-u", "mtl"},
-    {"mtl-s", "mtl"},         {"mtl-m", "mtl"},        {"arl-s", "mtl"},
-    {"arl-u", "mtl"},         {"mtl-p", "mtl-h"},      {"xe-lpgplus", "arl-h"},
-    {"bmg-g21", "bmg"},       {"lnl-m", "lnl"},        {"xe2-lpg", "lnl"},
-    {"ptl-h", "ptl"},         {"xe3p-xpc", "cri"},
+    {"dg2-g10", "acm-g10"}, {"ats-m150", "acm-g10"}, {"dg2-g11", "acm-g11"},
+    {"ats-m75", "acm-g11"}, {"dg2-g12", "acm-g12"},  {"mtl-u", "mtl"},
+    {"mtl-s", "mtl"},       {"mtl-m", "mtl"},        {"arl-s", "mtl"},
+    {"arl-u", "mtl"},       {"mtl-p", "mtl-h"},      {"xe-lpgplus", "arl-h"},
+    {"bmg-g21", "bmg"},     {"lnl-m", "lnl"},        {"xe2-lpg", "lnl"},
+    {"ptl-h", "ptl"},       {"xe3p-xpc", "cri"},
 };
 
 std::string mlir::xpu::getSubgroupSizeList(const DeviceInfo &device) {
@@ -264,12 +265,11 @@ bool mlir::xpu::isKnownToCompiler(const DeviceInfo &device,
   });
 }
 
-std::string
-mlir::xpu::describeCompilerDevices(llvm::ArrayRef<std::string> compilerDevices) {
+std::string mlir::xpu::describeCompilerDevices(
+    llvm::ArrayRef<std::string> compilerDevices) {
   llvm::SmallVector<std::string> known;
   for (const DeviceInfo &device : kDevices) {
-    if (compilerDevices.empty() ||
-        !isKnownToCompiler(device, compilerDevices))
+    if (compilerDevices.empty() || !isKnownToCompiler(device, compilerDevices))
       continue;
     std::string entry = device.name.str();
     llvm::SmallVector<llvm::StringRef> aliases = getDeviceAliases(device);

@@ -302,14 +302,16 @@ namespace {
 /// builds are remembered, so nothing is built twice).
 class Ladder {
 public:
-  Ladder(BuildMemo &memo, const LaunchLimits &limits,
-         ArrayRef<BuildGRF> ladder, int64_t threshold, BuildPlan plan)
+  Ladder(BuildMemo &memo, const LaunchLimits &limits, ArrayRef<BuildGRF> ladder,
+         int64_t threshold, BuildPlan plan)
       : memo(memo), rungs(ladder), threshold(threshold), plan(plan) {
     // Each larger rung halves the threads again: the first rung a
     // work-group cannot run in rules out every rung above it unbuilt.
     for (size_t i = 1; i < rungs.size(); ++i)
-      if (std::optional<WorkGroupLimit> why = limits.checkBeforeBuild(rungs[i])) {
-        endBelow(i, why->message, /*workgroup=*/true, "cannot run the work-group: ");
+      if (std::optional<WorkGroupLimit> why =
+              limits.checkBeforeBuild(rungs[i])) {
+        endBelow(i, why->message, /*workgroup=*/true,
+                 "cannot run the work-group: ");
         break;
       }
   }
@@ -407,8 +409,9 @@ private:
     }
     if (!top)
       text += " <= threshold " + std::to_string(threshold);
-    text += less ? (": kept " + name).str()
-                 : (", not less: kept " + stringifyBuildGRF(rungs[*best])).str();
+    text += less
+                ? (": kept " + name).str()
+                : (", not less: kept " + stringifyBuildGRF(rungs[*best])).str();
     return false;
   }
 
@@ -437,7 +440,8 @@ private:
     text += (stringifyBuildGRF(mode) + " GRF mode ran out of resources (" +
              message + "); ")
                 .str();
-    overflows.push_back((stringifyBuildGRF(mode) + " GRF mode: " + message).str());
+    overflows.push_back(
+        (stringifyBuildGRF(mode) + " GRF mode: " + message).str());
     if (!firstOverflow)
       firstOverflow = std::move(failure);
   }
@@ -445,8 +449,8 @@ private:
   /// The plan Speculate: the two lowest rungs at once, compared, then the
   /// climb goes on as measured.
   Error speculate() {
-    std::future<Expected<BuildAttempt>> second = std::async(
-        std::launch::async, [&] { return memo.get(rungs[1]); });
+    std::future<Expected<BuildAttempt>> second =
+        std::async(std::launch::async, [&] { return memo.get(rungs[1]); });
     Expected<BuildAttempt> low = memo.get(rungs[0]);
     Expected<BuildAttempt> high = second.get();
     // A build error is the answer (the smaller build's first); resource
@@ -496,7 +500,10 @@ private:
     if (!low) {
       if (!memo.getResourceFailure(rungs[0]))
         return low.takeError();
+      // Small overflows the scratch: the measured walk, from the bottom.
       consumeError(low.takeError());
+      best.reset();
+      source = "measured";
       return climb(0);
     }
     text = formatv("{0} spilled {1} bytes > threshold {2}, so small was built "
@@ -506,9 +513,9 @@ private:
     if (climbOn)
       if (Error error = climb(2))
         return error;
-    text.insert(0, best == 1u ? "predicted " + name + "; "
-                              : "predicted " + name +
-                                    ", measurement overrode: ");
+    text.insert(0, best == 1u
+                       ? "predicted " + name + "; "
+                       : "predicted " + name + ", measurement overrode: ");
     source = best == 1u ? "predicted" : "measured";
     return Error::success();
   }

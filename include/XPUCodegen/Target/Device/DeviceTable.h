@@ -125,7 +125,8 @@ bool isKnownToCompiler(const DeviceInfo &device,
 /// The table's devices a compiler with device list `compilerDevices` knows,
 /// as "name (alias, alias), ...", in table order, for diagnostics ("it
 /// knows: ..."); "none of this project's devices" when it knows none.
-std::string describeCompilerDevices(llvm::ArrayRef<std::string> compilerDevices);
+std::string
+describeCompilerDevices(llvm::ArrayRef<std::string> compilerDevices);
 
 /// The aliases of `device` (other accepted names), in table order.
 llvm::SmallVector<llvm::StringRef> getDeviceAliases(const DeviceInfo &device);
