@@ -1,5 +1,9 @@
 """Prints xpu-native-codegen JSON reports as one table row per kernel.
 
+The compiler column is the report's "compiler" (its ocloc version); a
+"spill xlarge" column appears when some module built the 512-register mode
+(cri with IGC 2.x).
+
 Usage: report_table.py REPORT.json [REPORT.json ...]
 """
 import json
@@ -13,32 +17,45 @@ def attempt_spill(module, mode):
     return "-"
 
 
-def rows(path):
-    for module in json.load(open(path, encoding="utf-8"))["modules"]:
+def compiler_name(module):
+    # "ocloc 26.27.039122 (API 1.0; 4 libraries ...)": the version names it.
+    return module.get("compiler", "?").split(" (")[0]
+
+
+def rows(modules, spill_modes):
+    for module in modules:
         if "error" in module:
-            yield [module["module"], "", module["arch"], "error: " + module["error"][:60]]
+            yield [module["module"], "", module["arch"], compiler_name(module),
+                   "error: " + module["error"][:60]]
             continue
         compile_ms = sum(a["compile_ms"] for a in module["attempts"])
         for kernel in module["kernels"]:
-            yield [
+            yield ([
                 module["module"],
                 kernel["name"],
                 module["arch"],
+                compiler_name(module),
                 module["grf_mode"],
                 str(module["n_regs"]),
-                attempt_spill(module, "small"),
-                attempt_spill(module, "large"),
+            ] + [attempt_spill(module, mode) for mode in spill_modes] + [
                 str(kernel["grf_count"]),
                 str(kernel["simd"]),
                 f"{compile_ms:.0f}",
                 module["cache"],
-            ]
+            ])
 
 
 def main():
-    header = ["module", "kernel", "arch", "grf_mode", "n_regs", "spill small",
-              "spill large", "grf_count", "simd", "compile ms", "cache"]
-    table = [header] + [row for path in sys.argv[1:] for row in rows(path)]
+    modules = [module for path in sys.argv[1:]
+               for module in json.load(open(path, encoding="utf-8"))["modules"]]
+    spill_modes = ["small", "large"]
+    if any(attempt["grf_mode"] == "xlarge" for module in modules
+           for attempt in module.get("attempts", [])):
+        spill_modes.append("xlarge")
+    header = (["module", "kernel", "arch", "compiler", "grf_mode", "n_regs"]
+              + [f"spill {mode}" for mode in spill_modes]
+              + ["grf_count", "simd", "compile ms", "cache"])
+    table = [header] + list(rows(modules, spill_modes))
     widths = [max(len(row[i]) if i < len(row) else 0 for row in table)
               for i in range(len(header))]
     for row in table:

@@ -1,22 +1,33 @@
 #!/usr/bin/env python3
-"""GRF-decision benchmark: how often each GRF policy picks the measured-best
-mode, and how many native compiles it spends per kernel.
+"""GRF-decision benchmark: how often each GRF policy keeps the measured-best
+mode, what a miss costs in spill, and how many native compiles each policy
+spends per kernel, for one device and one compiler.
 
-Ground truth: every kernel of the family (gen_family.py) compiled in both
-modes (grf-mode=small and grf-mode=large). The measured-best mode is the one
-that spills less, small on a tie. Policies:
+Ground truth: every kernel of the family (gen_family.py) built in each GRF
+mode the device has (its ladder: small and large; small, large and xlarge
+on cri), plus one build without a GRF flag (`grf-mode=default`, what
+Triton's 'default' builds first). The measured-best mode is the one that
+spills least, the smaller mode on a tie. Policies:
 
-* auto (measured):   this project's auto, predict=false (real run);
-* auto predict:      predict=true (real run);
-* auto predict+spec: predict=true speculative=true (real run);
-* auto predict, unverified: predict=true verify-predicted-large=false (real
-  run: a spilling predicted-large build is kept without a small build);
-* IGC auto:          auto-strategy=igc, one compile; the mode is grf_count;
-* Triton >1000 B, Triton >16 slots, Triton any spill: build small (the
-  device default on pvc); rebuild large when the small spill exceeds the
-  threshold and keep large (computed from the ground-truth builds).
+* auto (measured):  this project's auto, predict=false (real run);
+* auto predict:     predict=true (real run);
+* auto predict+spec, auto predict unverified (only with --pvc-extras, or
+  on pvc by default): predict=true speculative=true, and
+  verify-predicted-large=false (a spilling predicted-large build is kept
+  without a small build) (real runs);
+* IGC auto flag:    auto-strategy=igc, one compile; the mode is the
+  binary's grf_count (IGC 2.40 picks counts such as 160 or 192 on Xe3:
+  those are "N regs", never the measured-best mode);
+* Triton rolling / Triton LTS: Triton's current rule, computed from the
+  ground-truth builds: build default; retry at the device's largest mode
+  (512 on cri, else 256) when the default build spills more than 1024
+  bytes per thread (rolling drivers) or at all (LTS drivers), and keep the
+  retry;
+* least spill: build every mode, keep the least spill (the measured-best
+  by definition; its cost is the ladder's length).
 
-Usage: bench.py BUILD_DIR [--arch pvc] [--out results.json] [--jobs N]
+Usage: bench.py BUILD_DIR [--arch pvc] [--compiler-root DIR]
+                [--out results.json] [--jobs N] [--parallel N]
 """
 import argparse
 import concurrent.futures
@@ -24,26 +35,40 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# The GRF modes of each device, smallest first (docs/Devices.md, "GRF
+# modes"): 512 registers only on cri (IGC 2.x).
+LADDERS = {"cri": ["small", "large", "xlarge"]}
+REGS = {"small": 128, "large": 256, "xlarge": 512}
+MODE_OF_REGS = {v: k for k, v in REGS.items()}
+ROLLING_THRESHOLD = 1024  # bytes per thread, Triton's rolling-driver rule
 
-def run_one(xpu_opt, mlir, arch, extra, jobs, report):
+
+def ladder(arch):
+    return LADDERS.get(arch, ["small", "large"])
+
+
+def run_one(xpu_opt, mlir, arch, extra, jobs, report, compiler_root):
     opts = (f"arch={arch} report={report} cache-dir=none backend=ocloc "
             f"jobs={jobs} {extra}")
-    subprocess.run([xpu_opt, mlir, f"--xpu-codegen-pipeline={opts}",
-                    "-o", os.devnull], check=True)
+    if compiler_root:
+        opts += f" compiler-root={compiler_root}"
+    proc = subprocess.run([xpu_opt, mlir, f"--xpu-codegen-pipeline={opts}",
+                           "-o", os.devnull], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"xpu-opt failed on {mlir} ({extra}):\n"
+                           f"{proc.stderr[-2000:]}")
     with open(report) as f:
         return json.load(f)["modules"][0]
 
 
 def run_pipeline(xpu_opt, family, arch, extra, jobs, workdir, tag, reuse,
-                 parallel):
-    """One xpu-opt per kernel (LLVM 22's SPIR-V backend corrupts SPIR-V when
-    one process emits many modules: docs/RegisterPressure.md), `parallel`
-    processes at a time."""
+                 parallel, compiler_root):
+    """One xpu-opt per kernel, `parallel` processes at a time. Returns
+    ({module: report entry}, wall seconds or None when reused)."""
     saved = os.path.join(workdir, f"report-{tag}.json")
     if reuse and os.path.exists(saved):
         with open(saved) as f:
@@ -53,23 +78,42 @@ def run_pipeline(xpu_opt, family, arch, extra, jobs, workdir, tag, reuse,
         futures = [pool.submit(run_one, xpu_opt,
                                os.path.join(workdir, e["name"] + ".mlir"),
                                arch, extra, jobs,
-                               os.path.join(workdir, f"{e['name']}.{tag}.json"))
+                               os.path.join(workdir, f"{e['name']}.{tag}.json"),
+                               compiler_root)
                    for e in family]
         modules = [f.result() for f in futures]
     seconds = time.time() - start
     with open(saved, "w") as f:
-        json.dump({"version": 1, "modules": modules}, f)
+        json.dump({"version": 1, "wall_s": seconds, "modules": modules}, f)
     return {m["module"]: m for m in modules}, seconds
 
 
-def best_mode(small, large):
-    return "large" if large < small else "small"
+def kept_mode(module):
+    """The mode of the kept build from the binary's grf_count: small, large,
+    xlarge, or "N regs" for a count IGC picked itself (Xe3)."""
+    regs = max(k["grf_count"] for k in module["kernels"])
+    return MODE_OF_REGS.get(regs, f"{regs} regs")
+
+
+def best_mode(spills, modes):
+    """Least spill, the smaller mode on a tie (`modes` smallest first)."""
+    return min(modes, key=lambda m: (spills[m], modes.index(m)))
+
+
+def compiler_tag(compiler_root):
+    if not compiler_root:
+        return "system"
+    return os.path.basename(os.path.normpath(compiler_root))
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
     parser.add_argument("--arch", default="pvc")
+    parser.add_argument("--compiler-root", default=None,
+                        help="the compiler (pipeline option compiler-root); "
+                             "default $XPU_CODEGEN_COMPILER_ROOT, else the "
+                             "system's")
     parser.add_argument("--out", default=None)
     parser.add_argument("--jobs", type=int, default=2,
                         help="compiler workers per xpu-opt (speculation "
@@ -79,110 +123,166 @@ def main():
     parser.add_argument("--workdir", default=None,
                         help="keep the family and reports here")
     parser.add_argument("--reuse", nargs="*", default=[],
-                        help="runs (small, large, auto, igc, ...) whose "
-                             "report in --workdir is reused, not re-run")
+                        help="runs (small, large, xlarge, default, auto, "
+                             "predict, igc, ...) whose report in --workdir "
+                             "is reused, not re-run")
+    parser.add_argument("--extras", choices=["auto", "on", "off"],
+                        default="auto",
+                        help="also run predict=true speculative=true and "
+                             "verify-predicted-large=false (auto: on pvc "
+                             "only)")
     args = parser.parse_args()
+    compiler_root = (args.compiler_root
+                     or os.environ.get("XPU_CODEGEN_COMPILER_ROOT") or None)
+    if compiler_root:
+        compiler_root = os.path.abspath(compiler_root)
     xpu_opt = os.path.join(args.build_dir, "bin", "xpu-opt")
     outdir = os.path.join(args.build_dir, "bench", "grf_decision")
     os.makedirs(outdir, exist_ok=True)
-    out = args.out or os.path.join(outdir, "results.json")
+    tag = f"{args.arch}-{compiler_tag(compiler_root)}"
+    out = args.out or os.path.join(outdir, f"results-{tag}.json")
+    modes = ladder(args.arch)
+    extras = (args.extras == "on"
+              or (args.extras == "auto" and args.arch == "pvc"))
 
-    with tempfile.TemporaryDirectory() as tmp:
-        workdir = args.workdir or os.path.join(outdir, "work")
-        os.makedirs(workdir, exist_ok=True)
-        mlir = os.path.join(workdir, "family.mlir")
-        manifest = os.path.join(workdir, "family.json")
-        subprocess.run([sys.executable, os.path.join(HERE, "gen_family.py"),
-                        "--output", mlir, "--manifest", manifest,
-                        "--split-dir", workdir], check=True)
-        with open(manifest) as f:
-            family = json.load(f)
-        runs = {}
-        for tag, extra in [
-            ("small", "grf-mode=small"),
-            ("large", "grf-mode=large"),
-            ("auto", "grf-mode=auto"),
-            ("predict", "grf-mode=auto predict=true"),
-            ("speculative", "grf-mode=auto predict=true speculative=true"),
-            ("unverified",
-             "grf-mode=auto predict=true verify-predicted-large=false"),
-            ("igc", "grf-mode=auto auto-strategy=igc"),
-        ]:
-            print(f"[grf_decision] {tag}: {extra}", file=sys.stderr)
-            runs[tag] = run_pipeline(xpu_opt, family, args.arch, extra,
-                                     args.jobs, workdir, tag,
-                                     tag in args.reuse, args.parallel)
+    workdir = args.workdir or os.path.join(outdir, f"work-{tag}")
+    os.makedirs(workdir, exist_ok=True)
+    mlir = os.path.join(workdir, "family.mlir")
+    manifest = os.path.join(workdir, "family.json")
+    subprocess.run([sys.executable, os.path.join(HERE, "gen_family.py"),
+                    "--output", mlir, "--manifest", manifest,
+                    "--split-dir", workdir], check=True)
+    with open(manifest) as f:
+        family = json.load(f)
+    plan = [(m, f"grf-mode={m}") for m in modes]
+    plan += [("default", "grf-mode=default"),
+             ("auto", "grf-mode=auto"),
+             ("predict", "grf-mode=auto predict=true")]
+    if extras:
+        plan += [("speculative", "grf-mode=auto predict=true speculative=true"),
+                 ("unverified",
+                  "grf-mode=auto predict=true verify-predicted-large=false")]
+    plan += [("igc", "grf-mode=auto auto-strategy=igc")]
+    runs = {}
+    for run, extra in plan:
+        print(f"[grf_decision] {args.arch} {compiler_tag(compiler_root)} "
+              f"{run}: {extra}", file=sys.stderr, flush=True)
+        runs[run] = run_pipeline(xpu_opt, family, args.arch, extra,
+                                 args.jobs, workdir, run, run in args.reuse,
+                                 args.parallel, compiler_root)
+        if runs[run][1] is not None:
+            print(f"[grf_decision]   {runs[run][1]:.1f} s", file=sys.stderr,
+                  flush=True)
+    measured = [r for r, _ in plan if r not in modes and r != "default"]
+    compiler = next(iter(runs[modes[0]][0].values())).get("compiler", "?")
 
     kernels = []
     for entry in family:
         name = entry["name"]
-        small = runs["small"][0][name]
-        large = runs["large"][0][name]
-        s, l = small["spill_size"], large["spill_size"]
-        simd = max(k["simd"] for k in small["kernels"])
+        spills = {m: runs[m][0][name]["spill_size"] for m in modes}
+        ms = {m: runs[m][0][name]["attempts"][0]["compile_ms"] for m in modes}
+        best = best_mode(spills, modes)
+        default = runs["default"][0][name]
         row = dict(entry)
-        row.update({"small_spill": s, "large_spill": l, "simd": simd,
-                    "best": best_mode(s, l),
-                    "small_ms": small["attempts"][0]["compile_ms"],
-                    "large_ms": large["attempts"][0]["compile_ms"]})
-        for tag in ("auto", "predict", "speculative", "unverified", "igc"):
-            m = runs[tag][0][name]
-            row[tag] = {"mode": m["grf_mode"], "compiles": len(m["attempts"]),
+        row.update({"spill": spills, "compile_ms": ms, "best": best,
+                    "best_spill": spills[best],
+                    "simd": {m: max(k["simd"] for k in runs[m][0][name]["kernels"])
+                             for m in modes},
+                    "default": {"mode": kept_mode(default),
+                                "spill": default["spill_size"]}})
+        for run in measured:
+            m = runs[run][0][name]
+            row[run] = {"mode": kept_mode(m), "spill": m["spill_size"],
+                        "compiles": len(m["attempts"]),
                         "source": m.get("decision_source"),
+                        "decision": m.get("decision"),
                         "ms": sum(a["compile_ms"] for a in m["attempts"])}
             if "pressure" in m:
-                row[tag]["pressure"] = m["pressure"]
-                row[tag]["plan"] = m.get("plan")
-        for tag, retry in [("triton_1000B", s > 1000),
-                           ("triton_16slots", s / (4 * simd) > 16),
-                           ("triton_any", s > 0)]:
-            row[tag] = {"mode": "large" if retry else "small",
-                        "compiles": 2 if retry else 1}
+                row[run]["pressure"] = m["pressure"]
+                row[run]["plan"] = m.get("plan")
+        top = modes[-1]
+        d = default["spill_size"]
+        for rule, retry in [("triton_rolling", d > ROLLING_THRESHOLD),
+                            ("triton_lts", d > 0)]:
+            row[rule] = ({"mode": top, "spill": spills[top], "compiles": 2}
+                         if retry else
+                         {"mode": row["default"]["mode"], "spill": d,
+                          "compiles": 1})
+        row["least_spill"] = {"mode": best, "spill": spills[best],
+                              "compiles": len(modes)}
         kernels.append(row)
 
-    policies = [("auto (measured, predict=false)", "auto"),
-                ("auto predict=true", "predict"),
-                ("auto predict=true speculative=true", "speculative"),
-                ("auto predict=true verify-predicted-large=false",
-                 "unverified"),
-                ("IGC auto flag (auto-strategy=igc)", "igc"),
-                ("Triton: large if spill > 1000 B", "triton_1000B"),
-                ("Triton: large if > 16 slots/lane", "triton_16slots"),
-                ("Triton: large if any spill", "triton_any")]
+    policies = [("project auto (predict=false)", "auto"),
+                ("project auto predict=true", "predict")]
+    if extras:
+        policies += [("project auto predict=true speculative=true",
+                      "speculative"),
+                     ("project auto predict=true verify-predicted-large=false",
+                      "unverified")]
+    top_regs = REGS[modes[-1]]
+    policies += [("IGC auto flag (auto-strategy=igc)", "igc"),
+                 (f"Triton rolling: default, {top_regs} if spill > "
+                  f"{ROLLING_THRESHOLD} B", "triton_rolling"),
+                 (f"Triton LTS: default, {top_regs} if any spill",
+                  "triton_lts"),
+                 (f"least spill (build all {len(modes)} modes)",
+                  "least_spill")]
     table = []
-    for label, tag in policies:
-        agree = sum(k[tag]["mode"] == k["best"] for k in kernels)
-        compiles = sum(k[tag]["compiles"] for k in kernels)
-        wall = runs[tag][1] if tag in runs else None
-        ms = sum(k[tag].get("ms", 0) for k in kernels) if tag in runs else None
-        table.append({"policy": label, "key": tag, "agreement": agree / len(kernels),
-                      "agree": agree, "kernels": len(kernels),
+    for label, key in policies:
+        agree = sum(k[key]["mode"] == k["best"] for k in kernels)
+        excess = [k[key]["spill"] - k["best_spill"] for k in kernels]
+        compiles = sum(k[key]["compiles"] for k in kernels)
+        wall = runs[key][1] if key in runs else None
+        table.append({"policy": label, "key": key,
+                      "agreement": agree / len(kernels), "agree": agree,
+                      "kernels": len(kernels),
+                      "excess_spill_bytes": sum(e for e in excess if e > 0),
+                      "kernels_with_excess": sum(e > 0 for e in excess),
                       "compiles_per_kernel": compiles / len(kernels),
-                      "wall_s": wall, "compile_ms": ms})
-    result = {"arch": args.arch, "kernels": kernels, "table": table,
+                      "wall_s": wall})
+    by_best = {m: sum(k["best"] == m for k in kernels) for m in modes}
+    spill_in = {m: sum(k["spill"][m] > 0 for k in kernels) for m in modes}
+    result = {"arch": args.arch, "compiler": compiler,
+              "compiler_root": compiler_root or "system", "modes": modes,
+              "kernels": kernels, "table": table,
               "ground_truth": {
-                  "no_spill": sum(k["small_spill"] == 0 and k["large_spill"] == 0 for k in kernels),
-                  "small_only": sum(k["small_spill"] > 0 and k["large_spill"] == 0 for k in kernels),
-                  "both": sum(k["small_spill"] > 0 and k["large_spill"] > 0 for k in kernels),
-                  "best_large": sum(k["best"] == "large" for k in kernels)}}
+                  "kernels": len(kernels),
+                  "best": by_best,
+                  "spill_in": spill_in,
+                  "no_spill": sum(all(k["spill"][m] == 0 for m in modes)
+                                  for k in kernels),
+                  "best_spill_bytes": sum(k["best_spill"] for k in kernels),
+                  "default_modes": sorted({k["default"]["mode"]
+                                           for k in kernels})},
+              "wall_s": {r: runs[r][1] for r in runs}}
     with open(out, "w") as f:
         json.dump(result, f, indent=1)
 
     gt = result["ground_truth"]
-    print(f"GRF decision benchmark, arch={args.arch}, {len(kernels)} kernels: "
-          f"{gt['no_spill']} spill in neither mode, {gt['small_only']} only in "
-          f"small, {gt['both']} in both; best mode large for {gt['best_large']}")
-    print(f"| policy | agreement with measured best | compiles/kernel | wall s |")
-    print(f"|---|---|---|---|")
+    print(f"GRF decision benchmark: arch={args.arch}, compiler={compiler}, "
+          f"{len(kernels)} kernels, modes {'/'.join(modes)}")
+    print(f"Ground truth: {gt['no_spill']} spill in no mode; spill in "
+          + ", ".join(f"{m} {spill_in[m]}" for m in modes)
+          + "; measured-best " + ", ".join(f"{m} {by_best[m]}" for m in modes)
+          + f"; default build's modes {', '.join(gt['default_modes'])}; "
+          f"least possible spill {gt['best_spill_bytes']} B in all")
+    print("| policy | agrees with measured-best | excess spill, B (kernels) "
+          "| compiles/kernel | wall s |")
+    print("|---|---|---|---|---|")
     for r in table:
         wall = f"{r['wall_s']:.1f}" if r["wall_s"] else "-"
-        print(f"| {r['policy']} | {r['agreement'] * 100:.1f}% "
-              f"({r['agree']}/{r['kernels']}) | {r['compiles_per_kernel']:.2f} | {wall} |")
-    misses = [k for k in kernels if k["predict"]["mode"] != k["best"]]
-    for k in misses:
-        print(f"predict=true missed {k['name']}: small {k['small_spill']} B, "
-              f"large {k['large_spill']} B, chose {k['predict']['mode']} "
-              f"({k['predict'].get('pressure')})")
+        print(f"| {r['policy']} | {r['agreement'] * 100:.0f}% "
+              f"({r['agree']}/{r['kernels']}) | {r['excess_spill_bytes']} "
+              f"({r['kernels_with_excess']}) | "
+              f"{r['compiles_per_kernel']:.2f} | {wall} |")
+    for key in ("predict", "igc", "auto"):
+        for k in kernels:
+            if k[key]["mode"] != k["best"]:
+                print(f"{key} missed {k['name']}: spill "
+                      + ", ".join(f"{m} {k['spill'][m]}" for m in modes)
+                      + f"; kept {k[key]['mode']} ({k[key]['spill']} B)"
+                      + (f" {k[key].get('pressure')}" if key == "predict"
+                         else ""))
     print(f"JSON: {out}")
 
 
