@@ -1,14 +1,15 @@
-"""xpu_codegen.triton: Triton's zebin stage, called as Triton calls it.
+"""xpu_codegen.triton: Triton's zebin stage and hook contract, called as
+Triton calls them.
 
-Triton is not installable here; tests/triton_standin provides
-triton.knobs.runtime.add_stages_inspection_hook and
-triton.runtime.errors.OutOfResources with Triton's signatures. StandInBackend
-registers its stages as the Intel backend's add_stages does
-(third_party/intel/backend/compiler.py) and run_stages runs them in order as
-triton.compile does. The compiles are real.
+Triton is not installable here; tests/triton_standin is a `triton` package
+in the shapes of Triton's public source (see its README): compile()'s cache
+key (with the stage hook's key) and stage loop, JITFunction.run's
+specialization (with the hook's hash), the Intel backend's add_stages and
+make_spv, and its loader's checks. The compiles are real (IGC).
 """
 
 import importlib
+import re
 import sys
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,23 +18,30 @@ import pytest
 
 import xpu_codegen
 import xpu_codegen.triton as xt
-from conftest import spirv
+from conftest import REPO, spirv
 
 STANDIN = Path(__file__).resolve().parent / "triton_standin"
+ACC32 = REPO / "test" / "Transforms" / "GRFLadder" / "Inputs" / \
+    "acc32_simd16.spv"
+GRF_FLAG = re.compile(r"-cl-intel-(\d+)-GRF-per-thread")
 
 
 @pytest.fixture
 def triton(monkeypatch):
-    """The stand-in Triton, importable for one test, hooks reset after."""
+    """The stand-in Triton, importable for one test, hook and cache reset."""
     monkeypatch.syspath_prepend(str(STANDIN))
     for name in [n for n in sys.modules if n == "triton" or
                  n.startswith("triton.")]:
         monkeypatch.delitem(sys.modules, name)
+    monkeypatch.delenv("XPU_CODEGEN_COMPILER_ROOT", raising=False)
     module = importlib.import_module("triton")
-    knobs = importlib.import_module("triton.knobs")
-    knobs.runtime.add_stages_inspection_hook = None
+    for name in ("knobs", "compiler", "runtime.jit", "runtime.errors",
+                 "backends.intel.driver"):
+        importlib.import_module("triton." + name)
+    module.knobs.runtime.add_stages_inspection_hook = None
     yield module
-    knobs.runtime.add_stages_inspection_hook = None
+    module.knobs.runtime.add_stages_inspection_hook = None
+    module.compiler.compiler.CACHE.clear()
 
 
 @pytest.fixture
@@ -44,116 +52,285 @@ def no_triton(monkeypatch):
     monkeypatch.setitem(sys.modules, "triton", None)
 
 
-class StandInBackend:
-    """The Intel backend's stage registration, with stand-in stages."""
-
-    device_arch = "pvc"
-
-    def __init__(self, spirv_bytes):
-        self.spirv_bytes = spirv_bytes
-        self.own_zebin_calls = 0
-
-    def make_spv(self, src, metadata, options):
-        # What Triton's make_spv does to the flags: its GRF flag appended.
-        metadata.setdefault("build_flags", "")
-        if options.grf_mode == "128":
-            metadata["build_flags"] += " -cl-intel-128-GRF-per-thread"
-        elif options.grf_mode == "256":
-            metadata["build_flags"] += " -cl-intel-256-GRF-per-thread"
-        elif options.grf_mode == "auto":
-            metadata["build_flags"] += " -cl-intel-enable-auto-large-GRF-mode"
-        return self.spirv_bytes
-
-    def make_zebin(self, src, metadata, options):
-        self.own_zebin_calls += 1
-        raise AssertionError("Triton's own zebin stage ran")
-
-    def add_stages(self, stages, options, language):
-        from triton import knobs
-        stages["spv"] = lambda src, metadata: self.make_spv(src, metadata,
-                                                           options)
-        if options.generate_native_code:
-            stages["zebin"] = lambda src, metadata: self.make_zebin(
-                src, metadata, options)
-        if knobs.runtime.add_stages_inspection_hook is not None:
-            knobs.runtime.add_stages_inspection_hook(self, stages, options,
-                                                     language, None)
+def target(triton, arch="pvc", **properties):
+    """What Triton's Intel driver reports: PCI device_id and parsed arch."""
+    return triton.compiler.compiler.GPUTarget(
+        "xpu", {"arch": arch, **properties}, 32)
 
 
-def options(**overrides):
-    """XPUOptions' fields that the stages read."""
-    values = dict(grf_mode="default", num_warps=4, warp_size=32,
-                  generate_native_code=True, arch="")
-    values.update(overrides)
-    return SimpleNamespace(**values)
+PVC = {"device_id": 0x0BD5}  # a Max 1550
 
 
-def metadata(**overrides):
-    """What Triton's earlier stages leave in metadata: the target (PCI
-    device_id of a Max 1550), flags, name, warp size, warps."""
-    values = {"target": SimpleNamespace(backend="xpu",
-                                        arch={"device_id": 0x0BD5}),
-              "build_flags": "-cl-fp32-correctly-rounded-divide-sqrt",
-              "name": "kernel", "threads_per_warp": 32, "num_warps": 4}
-    values.update(overrides)
-    return values
+def source(triton, name, data=None, **fields):
+    return triton.compiler.compiler.Source(
+        name, spirv(name) if data is None else data, **fields)
 
 
-def run_stages(backend, opts, meta):
-    stages = {}
-    backend.add_stages(stages, opts, language="triton")
-    src = None
-    for stage in stages.values():
-        src = stage(src, meta)
-    return stages, src
+def compile_kernel(triton, name, options=None, arch="pvc", data=None,
+                   properties=PVC, **fields):
+    """triton.compile of one kernel, loaded as Triton's CompiledKernel."""
+    backend = triton.backends.intel.compiler.XPUBackend(
+        target(triton, arch, **properties))
+    kernel = triton.compiler.compile(
+        source(triton, name, data, **fields), backend.target,
+        {"generate_native_code": True, **(options or {})}, backend=backend)
+    assert backend.own_zebin_calls == 0
+    return kernel.init_handles()
 
 
-def test_install_replaces_the_zebin_stage(triton, tmp_path):
+def grf_flags(flags):
+    return [int(n) for n in GRF_FLAG.findall(flags)]
+
+
+def assert_triton_agrees(kernel):
+    """Triton's loader parses the n_regs the stage reported, and it holds
+    the binary's registers."""
+    meta = kernel.metadata
+    [registers] = grf_flags(meta["build_flags"])
+    assert kernel.n_regs == registers == meta["n_regs"]
+    info = xpu_codegen.read_zebin(kernel.kernel)
+    counts = [k.grf_count for k in info.kernels]
+    assert max(counts) <= registers
+    return max(counts)
+
+
+def test_install_replaces_the_zebin_stage(triton):
     assert not xt.installed()
     assert xt.install(cache_dir="none")
     assert xt.installed()
-    backend = StandInBackend(spirv("spill_small_only"))
-    meta = metadata()
-    stages, zebin = run_stages(backend, options(), meta)
-    assert list(stages) == ["spv", "zebin"]
-    assert backend.own_zebin_calls == 0
-    assert zebin[:4] == b"\x7fELF"
+    kernel = compile_kernel(triton, "spill_small_only")
+    assert list(kernel.asm) == ["ttir", "ttgir", "llir", "spv", "zebin"]
+    assert kernel.kernel[:4] == b"\x7fELF"
+    assert kernel.module["format"] == "native"
+    meta = kernel.metadata
+    assert (meta["binary_ext"], meta["generate_native_code"]) == ("zebin",
+                                                                   True)
     # Triton's 'default' is measured: small spills 9600 bytes, large none.
     assert meta["build_flags"] == ("-cl-intel-256-GRF-per-thread "
                                    "-cl-fp32-correctly-rounded-divide-sqrt")
     assert (meta["n_regs"], meta["n_spills"], meta["spill_size"]) == (256, 0,
                                                                        0)
-    assert meta["binary_ext"] == "zebin"
     assert "kept large" in meta["grf_decision"]
-    info = xpu_codegen.read_zebin(zebin)
+    assert assert_triton_agrees(kernel) == 256
+    info = xpu_codegen.read_zebin(kernel.kernel)
     assert [k.name for k in info.kernels] == ["spill_small_only"]
 
 
-def test_triton_grf_modes(triton):
+def test_no_argument_call_answers_key_and_hash(triton):
     xt.install(cache_dir="none")
-    backend = StandInBackend(spirv("spill_small_only"))
-    # '128': Triton's flag is replaced by the mode's; 9600 bytes spill.
-    meta = metadata()
-    run_stages(backend, options(grf_mode="128"), meta)
-    assert meta["build_flags"] == ("-cl-intel-128-GRF-per-thread "
-                                   "-cl-fp32-correctly-rounded-divide-sqrt")
-    assert (meta["n_regs"], meta["spill_size"], meta["n_spills"]) == (
-        128, 9600, 9600 // (4 * 32))
-    # '256'.
-    meta = metadata()
-    run_stages(backend, options(grf_mode="256"), meta)
-    assert (meta["n_regs"], meta["spill_size"]) == (256, 0)
-    assert meta["build_flags"].count("GRF-per-thread") == 1
-    # 'auto': IGC's own flag; its flags do not pin the mode, and n_regs
-    # follows Triton's convention (128).
-    meta = metadata()
-    run_stages(backend, options(grf_mode="auto"), meta)
-    assert meta["build_flags"].startswith(
-        "-cl-intel-enable-auto-large-GRF-mode")
-    assert meta["n_regs"] == 128
-    # '512': no such mode on pvc with this IGC.
+    hook = triton.knobs.runtime.add_stages_inspection_hook
+    key, digest = hook()
+    assert (key, digest) == xt.stages_key(cache_dir="none")
+    assert re.fullmatch(r"[0-9a-f]{64}", digest)
+    assert f"version {xpu_codegen.__version__} " in key
+    assert "compiler system " in key and "cache_dir='none'" in key
+    # The editing call answers the same, as Triton's reference plugin does.
+    stages = {"spv": None, "zebin": None}
+    assert hook(None, stages, SimpleNamespace(), "triton", None) == (key,
+                                                                    digest)
+    assert callable(stages["zebin"])
+
+
+def test_version_is_the_projects():
+    cmake = (REPO / "CMakeLists.txt").read_text()
+    version = re.search(r"project\(XPUCodegen VERSION ([\d.]+)", cmake)[1]
+    assert xpu_codegen.__version__ == version
+
+
+class EarlierHook:
+    """A hook in the shape of Triton's reference plugin
+    (python/test/unit/plugins/custom_stages.py): hook() answers its key,
+    hook(backend, stages, ...) wraps a stage."""
+
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, backend=None, stages=None, options=None,
+                 language=None, capability=None):
+        if stages is None:
+            self.calls.append("key")
+            return "earlier-plugin;", "e" * 64
+        self.calls.append(language)
+        make_ttir = stages["ttir"]
+
+        def wrapped(src, metadata):
+            metadata["earlier_hook_ran"] = True
+            return make_ttir(src, metadata)
+
+        stages["ttir"] = wrapped
+        return "earlier-plugin;", "e" * 64
+
+
+def test_hook_chains_the_earlier_hook_in_both_forms(triton):
+    earlier = EarlierHook()
+    triton.knobs.runtime.add_stages_inspection_hook = earlier
+    xt.install(cache_dir="none")
+    xt.install(cache_dir="none")  # again: still one earlier hook
+    key, digest = triton.knobs.runtime.add_stages_inspection_hook()
+    ours = xt.stages_key(cache_dir="none")
+    assert earlier.calls == ["key"]
+    assert key == "earlier-plugin;" + ours[0]
+    assert digest not in (ours[1], "e" * 64)
+    kernel = compile_kernel(triton, "nospill")
+    assert earlier.calls == ["key", "key", "triton"]
+    assert kernel.metadata["earlier_hook_ran"]
+    assert kernel.metadata["binary_ext"] == "zebin"
+    xt.uninstall()
+    assert not xt.installed()
+    assert triton.knobs.runtime.add_stages_inspection_hook is earlier
+
+
+def test_cache_key_follows_the_adapter_compiler_and_options(triton,
+                                                            monkeypatch):
+    cc = triton.compiler.compiler
+    backend = triton.backends.intel.compiler.XPUBackend(target(triton))
+    src = source(triton, "nospill")
+    options = backend.parse_options({"generate_native_code": True})
+    keys = {"triton": cc.cache_hash(src, backend, options)}
+    xt.install(cache_dir="none")
+    keys["installed"] = cc.cache_hash(src, backend, options)
+    assert cc.cache_hash(src, backend, options) == keys["installed"]
+    xt.install(cache_dir="none", jobs=2)
+    keys["jobs"] = cc.cache_hash(src, backend, options)
+    xt.install(cache_dir="none", always=True)
+    keys["always"] = cc.cache_hash(src, backend, options)
+    monkeypatch.setenv("XPU_CODEGEN_COMPILER_ROOT", str(REPO))
+    keys["env root"] = cc.cache_hash(src, backend, options)
+    assert len(set(keys.values())) == len(keys), keys
+    xt.uninstall()
+    assert cc.cache_hash(src, backend, options) == keys["triton"]
+
+
+def test_cache_key_follows_the_compiler_root(triton, igc2_root):
+    cc = triton.compiler.compiler
+    xt.install(cache_dir="none")
+    system = compile_kernel(triton, "nospill")
+    again = compile_kernel(triton, "nospill")
+    assert (again.cache_hit, again.hash) == (True, system.hash)
+    xt.install(cache_dir="none", compiler_root=igc2_root)
+    igc2 = compile_kernel(triton, "nospill")
+    assert not igc2.cache_hit and igc2.hash != system.hash
+    assert str(igc2_root) in triton.knobs.runtime.add_stages_inspection_hook(
+    )[0]
+    assert len(cc.CACHE) == 2
+
+
+def test_compiler_identity_follows_the_libraries(tmp_path):
+    # A root in the layout tools/install-compiler makes, with stand-in
+    # libraries: replacing one (a compiler update in place) changes the key.
+    libs = tmp_path / "usr" / "lib" / "x86_64-linux-gnu"
+    libs.mkdir(parents=True)
+    (libs / "libocloc.so").write_bytes(b"ocloc 1")
+    (libs / "libigc.so.2").write_bytes(b"igc 1")
+    (libs / "unrelated.so").write_bytes(b"x")
+    xt._compiler_identity.cache_clear()
+    before = xt.stages_key(compiler_root=tmp_path)
+    assert f"compiler {tmp_path} " in before[0]
+    (libs / "unrelated.so").write_bytes(b"xy")
+    xt._compiler_identity.cache_clear()
+    assert xt.stages_key(compiler_root=tmp_path) == before
+    (libs / "libigc.so.2").write_bytes(b"igc 2, larger")
+    xt._compiler_identity.cache_clear()
+    assert xt.stages_key(compiler_root=tmp_path) != before
+    xt._compiler_identity.cache_clear()
+
+
+def test_jit_specialization_carries_the_hook_hash(triton):
+    jit = triton.runtime.jit
+    fn = jit.JITFunction(source(triton, "nospill"), target(triton, **PVC))
+    assert not any("custom_pipeline" in str(s) for s in fn.specialization(1))
+    xt.install(cache_dir="none")
+    spec = fn.specialization(1)
+    _, digest = xt.stages_key(cache_dir="none")
+    assert spec[-1] == f'("custom_pipeline", {digest})'
+    kernel = fn.run(1, generate_native_code=True)
+    assert fn.run(1, generate_native_code=True) is kernel
+    assert fn.compiles == 1
+    xt.install(cache_dir="none", jobs=1)  # another stage: another kernel
+    assert fn.run(1, generate_native_code=True) is not kernel
+    assert fn.compiles == 2
+
+
+def test_native_code_where_triton_would_load_spirv(triton):
+    # No adapter: Triton's SPIR-V path, which its loader builds.
+    kernel = compile_kernel(triton, "nospill",
+                            {"generate_native_code": False})
+    assert kernel.binary_ext == "spv"
+    assert kernel.module["format"] == "spv"
+    # always=True adds the zebin stage; the loader must take it as native.
+    xt.install(always=True, cache_dir="none")
+    kernel = compile_kernel(triton, "nospill",
+                            {"generate_native_code": False})
+    assert list(kernel.asm)[-2:] == ["spv", "zebin"]
+    assert kernel.metadata["generate_native_code"] is True
+    assert (kernel.binary_ext, kernel.module["format"]) == ("zebin",
+                                                            "native")
+    assert_triton_agrees(kernel)
+
+
+@pytest.mark.parametrize("grf_mode, name, registers", [
+    ("default", "nospill", 128),
+    ("default", "spill_small_only", 256),
+    ("auto", "nospill", 128),
+    ("auto", "spill_small_only", 256),  # IGC's own choice, read back
+    ("128", "spill_small_only", 128),
+    ("256", "nospill", 256),
+])
+def test_final_grf_flag_on_pvc(triton, grf_mode, name, registers):
+    xt.install(cache_dir="none")
+    kernel = compile_kernel(triton, name, {"grf_mode": grf_mode})
+    flags = kernel.metadata["build_flags"]
+    assert grf_flags(flags) == [registers]
+    assert "auto-large-GRF" not in flags
+    assert flags.endswith(" -cl-fp32-correctly-rounded-divide-sqrt")
+    assert assert_triton_agrees(kernel) == registers
+
+
+def test_grf_modes_on_cri_with_igc_2_40(triton, igc2_root):
+    xt.install(cache_dir="none", compiler_root=igc2_root)
+    acc32 = ACC32.read_bytes()
+    for grf_mode in ("512", "default"):  # forced, and the ladder's top
+        kernel = compile_kernel(triton, "acc32", {"grf_mode": grf_mode,
+                                                  "warp_size": 16},
+                                arch="cri", properties={}, data=acc32,
+                                threads_per_warp=16)
+        assert grf_flags(kernel.metadata["build_flags"]) == [512]
+        assert assert_triton_agrees(kernel) == 512
+    # IGC's auto on Xe3 picks 160 registers, which no flag names: the
+    # flag is the mode that holds them.
+    kernel = compile_kernel(triton, "spill_both", {"grf_mode": "auto"},
+                            arch="cri", properties={})
+    assert assert_triton_agrees(kernel) == 160
+    assert kernel.metadata["n_regs"] == 256
+    assert "IGC picked 160 registers" in kernel.metadata["grf_decision"]
+    # '512' on a device without that mode: a ValueError naming its modes.
     with pytest.raises(ValueError, match="no 512-register GRF mode"):
-        run_stages(backend, options(grf_mode="512"), metadata())
+        compile_kernel(triton, "nospill", {"grf_mode": "512"})
+
+
+def test_scratch_overflow_is_tritons_out_of_resources(triton):
+    from triton.errors import TritonError
+    from triton.runtime.errors import OutOfResources
+    xt.install(cache_dir="none")
+    with pytest.raises(OutOfResources) as info:
+        compile_kernel(triton, "scratch_both")
+    assert isinstance(info.value, TritonError)
+    assert (info.value.required, info.value.limit) == (524288, 262144)
+    assert info.value.name == "per-thread scratch space (PTSS)"
+    assert isinstance(info.value.__cause__, xpu_codegen.OutOfResources)
+    # Where large fits, the retry keeps it.
+    kernel = compile_kernel(triton, "scratch_small_only")
+    assert kernel.metadata["n_regs"] == 256
+
+
+def test_compiler_failure_is_intel_gpu_error(triton):
+    from triton.runtime.errors import IntelGPUError, OutOfResources
+    xt.install(cache_dir="none")
+    broken = spirv("nospill")[:20] + b"\xff" * 40
+    with pytest.raises(IntelGPUError, match="small build failed") as info:
+        compile_kernel(triton, "nospill", data=broken)
+    assert not isinstance(info.value, OutOfResources)
+    assert type(info.value.__cause__) is xpu_codegen.CompileError
 
 
 def test_work_group_limit_keeps_small_where_triton_would_fail(triton):
@@ -162,59 +339,40 @@ def test_work_group_limit_keeps_small_where_triton_would_fail(triton):
     # kernel spills in small mode, so a spill-driven retry would pick large;
     # here large is ruled out by the measured limit, not a num_warps rule.
     xt.install(cache_dir="none")
-    backend = StandInBackend(spirv("simd16_small_only"))
-    meta = metadata(threads_per_warp=16, num_warps=64)
-    run_stages(backend, options(num_warps=64, warp_size=16), meta)
-    assert meta["n_regs"] == 128
-    assert meta["spill_size"] == 6272
+    kernel = compile_kernel(triton, "simd16_small_only",
+                            {"num_warps": 64, "warp_size": 16},
+                            threads_per_warp=16)
+    meta = kernel.metadata
+    assert (meta["n_regs"], meta["spill_size"]) == (128, 6272)
     assert "large GRF ruled out" in meta["grf_decision"]
-    # Forcing 256 cannot launch: Triton's OutOfResources, with the sizes.
+    assert_triton_agrees(kernel)
+    # The stage called directly with 256 forced cannot launch: Triton's
+    # OutOfResources, with the sizes.
     from triton.runtime.errors import OutOfResources
+    options = SimpleNamespace(grf_mode="256", num_warps=64, warp_size=16)
     with pytest.raises(OutOfResources) as info:
-        run_stages(backend, options(grf_mode="256", num_warps=64,
-                                    warp_size=16),
-                   metadata(threads_per_warp=16, num_warps=64))
+        xt.make_zebin(spirv("simd16_small_only"),
+                      {"threads_per_warp": 16, "num_warps": 64}, options,
+                      arch="pvc", cache_dir="none")
     assert (info.value.required, info.value.limit, info.value.name) == (
         1024, 512, "work-group size")
     assert isinstance(info.value.__cause__, xpu_codegen.OutOfResources)
 
 
-def test_scratch_overflow_is_tritons_out_of_resources(triton):
+def test_hook_leaves_other_backends_alone(triton):
     xt.install(cache_dir="none")
-    from triton.runtime.errors import OutOfResources
-    backend = StandInBackend(spirv("scratch_both"))
-    with pytest.raises(OutOfResources) as info:
-        run_stages(backend, options(), metadata())
-    assert (info.value.required, info.value.limit) == (524288, 262144)
-    assert info.value.name == "per-thread scratch space (PTSS)"
-    # Where large fits, the retry keeps it.
-    meta = metadata()
-    run_stages(StandInBackend(spirv("scratch_small_only")), options(), meta)
-    assert meta["n_regs"] == 256
+    stages = {"ttir": None, "ptx": None, "cubin": None}
+    triton.knobs.runtime.add_stages_inspection_hook(
+        None, stages, SimpleNamespace(), "triton", 90)
+    assert stages == {"ttir": None, "ptx": None, "cubin": None}
 
 
-def test_hook_chains_and_respects_generate_native_code(triton):
-    from triton import knobs
-    seen = []
-    knobs.runtime.add_stages_inspection_hook = (
-        lambda *args: seen.append(args[3]))
-    xt.install(cache_dir="none")
-    xt.install(cache_dir="none")  # again: still one hook in the chain
-    backend = StandInBackend(spirv("nospill"))
-    stages, result = run_stages(backend,
-                                options(generate_native_code=False), {})
-    assert seen == ["triton"]
-    assert list(stages) == ["spv"]  # no zebin stage asked for, none added
-    stages, _ = run_stages(backend, options(), metadata())
-    assert seen == ["triton", "triton"]
-    assert stages["zebin"] is not None
-    xt.install(always=True, cache_dir="none")
-    stages, zebin = run_stages(backend, options(generate_native_code=False),
-                               metadata())
-    assert zebin[:4] == b"\x7fELF"
-    xt.uninstall()
-    assert not xt.installed()
-    assert knobs.runtime.add_stages_inspection_hook is not None  # the user's
+def options(**overrides):
+    """XPUOptions' fields that the stage reads."""
+    values = dict(grf_mode="default", num_warps=4, warp_size=32,
+                  generate_native_code=True, arch="")
+    values.update(overrides)
+    return SimpleNamespace(**values)
 
 
 def test_make_zebin_without_triton(no_triton):
@@ -228,12 +386,17 @@ def test_make_zebin_without_triton(no_triton):
     assert meta["build_flags"] == "-cl-intel-128-GRF-per-thread"
     assert (meta["n_regs"], meta["spill_size"], meta["n_spills"]) == (
         128, 9600, 75)
-    # No Triton: xpu_codegen's own OutOfResources.
+    assert (meta["binary_ext"], meta["generate_native_code"]) == ("zebin",
+                                                                   True)
+    # No Triton: xpu_codegen's own errors.
     with pytest.raises(xpu_codegen.OutOfResources) as info:
         xt.make_zebin(spirv("scratch_both"), {}, options(), arch="pvc",
                       cache_dir="none")
     assert isinstance(info.value, xpu_codegen.CompileError)
     assert info.value.required == 524288
+    with pytest.raises(xpu_codegen.CompileError):
+        xt.make_zebin(spirv("nospill")[:20] + b"\xff" * 40, {}, options(),
+                      arch="pvc", cache_dir="none")
     with pytest.raises(ValueError, match="no device"):
         xt.make_zebin(spirv("nospill"), {}, options())
     with pytest.raises(ValueError, match="unknown grf_mode"):

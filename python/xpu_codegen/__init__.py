@@ -11,6 +11,10 @@ facts the ``xpu-native-codegen`` pass records in the IR and its report::
 See docs/Python.md. The command line is ``python3 -m xpu_codegen``.
 """
 
+#: The project's version: project(VERSION) in the top-level CMakeLists.txt
+#: (test_triton.py checks that they agree).
+__version__ = "0.1.0"
+
 # The native half finds the compiler worker relative to itself, in the build
 # tree (<build>/bin) and installed (<prefix>/bin); XPU_CODEGEN_WORKER
 # overrides. See findWorkerExecutable() in the C++ library.

@@ -18,17 +18,29 @@ What the stage reads: ``options.grf_mode`` (``'default'``, ``'auto'``,
 appended is dropped: the mode decides), ``metadata["threads_per_warp"]``,
 ``metadata["name"]`` and the device (``metadata["target"].arch``'s PCI
 ``device_id``, else the backend's ``device_arch``, or ``arch=``). What it
-writes: ``metadata["build_flags"]`` (the final flags), ``n_regs``,
-``n_spills``, ``spill_size``, ``binary_ext`` and ``grf_decision`` (why).
-See docs/Python.md.
+writes: ``metadata["build_flags"]`` (the final flags, always with the GRF
+flag of the binary's register count, which Triton's loader parses as
+``n_regs``), ``n_regs``, ``n_spills``, ``spill_size``, ``binary_ext``
+(``"zebin"``), ``generate_native_code`` (True: the loader takes the binary
+as native code) and ``grf_decision`` (why).
+
+The hook answers Triton's two calls: ``hook()`` returns ``(key, hash)``,
+which Triton adds to its compile cache key and JIT specialization (see
+:func:`stages_key`), and ``hook(backend, stages, options, language,
+capability)`` edits ``stages``. See docs/Python.md.
 """
 
+import functools
+import hashlib
+import os
 import re
-from typing import Optional
+from pathlib import Path
+from typing import Optional, Tuple
 
 from . import _api
 
-__all__ = ["GRF_POLICIES", "install", "installed", "make_zebin", "uninstall"]
+__all__ = ["GRF_POLICIES", "install", "installed", "make_zebin",
+           "stages_key", "uninstall"]
 
 #: Triton's grf_mode -> (xpu_codegen grf_mode, auto_strategy).
 #: 'default' is Triton's default stage: a default build, rebuilt at the
@@ -48,9 +60,18 @@ GRF_POLICIES = {
 # grf_mode, which make_zebin decides instead.
 _GRF_FLAG = re.compile(
     r"^-(cl|ze)-intel-(\d+-GRF-per-thread|enable-auto-large-GRF-mode)$"
-    r"|^-ze-opt-large-register-file$")
+    r"|^-ze-opt-(large-register-file|\d+-GRF-per-thread)$")
 
 _HOOK_MARK = "_xpu_codegen_hook"
+
+# Where a compiler root keeps its libraries, and the system's (the order
+# of lib/Target/Worker/CompilerInstallation.cpp).
+_LIBRARY_SUBDIRS = ("usr/lib/x86_64-linux-gnu", "lib/x86_64-linux-gnu",
+                    "usr/lib64", "lib64", "usr/local/lib", "usr/lib", "lib",
+                    "")
+_SYSTEM_LIBRARY_DIRS = ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu")
+# The compiler's identity hashes these libraries' contents (C++ worker).
+_COMPILER_LIBRARIES = ("libocloc.so", "libigc.so", "libigdfcl.so")
 
 
 def _option(options, name, default=None):
@@ -73,21 +94,58 @@ def _arch_of(metadata: dict, backend=None) -> Optional[str]:
     return getattr(backend, "device_arch", None)
 
 
+def _final_grf(module, n_regs_default: int) -> Tuple[int, str]:
+    """The register count Triton should see and the note for a count no
+    flag names.
+
+    The binary's ``grf_count`` (largest of its kernels) when it is one of
+    the device's modes. IGC's own choice (Triton's ``'auto'``; Xe3) may be
+    a count between modes (160, 192): then the smallest mode that holds it,
+    so the flag never claims fewer registers than the binary uses.
+    """
+    count = max((k.grf_count for k in module.kernels), default=0)
+    if not count:
+        return module.n_regs or n_regs_default or 128, ""
+    modes = _api.device(module.arch).grf_modes
+    mode = min((m for m in modes if m >= count), default=count)
+    if mode == count:
+        return count, ""
+    return mode, (f"; IGC picked {count} registers per thread, which no "
+                  f"flag names: build_flags name the {mode}-register mode "
+                  f"that holds them")
+
+
+def _finish_metadata(metadata: dict, module, n_regs_default: int) -> None:
+    """What Triton's loader and autotuner read back from the stage."""
+    n_regs, note = _final_grf(module, n_regs_default)
+    flags = _base_flags(module.build_flags)
+    metadata["binary_ext"] = "zebin"
+    metadata["generate_native_code"] = True
+    metadata["build_flags"] = " ".join(
+        f for f in (f"-cl-intel-{n_regs}-GRF-per-thread", flags) if f)
+    metadata["n_regs"] = n_regs
+    metadata["n_spills"] = module.n_spills
+    metadata["spill_size"] = module.spill_size
+    metadata["grf_decision"] = module.decision + note
+
+
 def make_zebin(spirv: bytes, metadata: dict, options, *,
                arch: Optional[str] = None, n_regs_default: int = 128,
                **compile_options) -> bytes:
     """Triton's ``make_zebin(src, metadata, options)`` stage.
 
     ``arch`` overrides the device found in ``metadata``; ``n_regs_default``
-    is ``n_regs`` for builds whose flags do not pin the mode (128, Triton's
+    is ``n_regs`` for a binary that names no register count (128, Triton's
     convention); other keywords go to :func:`xpu_codegen.compile` (e.g.
-    ``cache_dir``, ``jobs``, ``backend``).
+    ``cache_dir``, ``jobs``, ``backend``, ``compiler_root``).
 
-    Raises Triton's ``OutOfResources`` when Triton is importable (else
-    :class:`xpu_codegen.OutOfResources`) when the kernel fits the device in
-    no mode: its per-thread scratch or its work-group
-    (``num_warps * threads_per_warp``); ``ValueError`` for a
-    ``grf_mode`` the device does not have (``'512'`` anywhere but cri).
+    Where Triton is importable, raises Triton's ``OutOfResources`` when the
+    kernel fits the device in no mode (its per-thread scratch or its
+    work-group, ``num_warps * threads_per_warp``) and Triton's
+    ``IntelGPUError`` for other compiler failures; without Triton,
+    xpu_codegen's :class:`~xpu_codegen.OutOfResources` and
+    :class:`~xpu_codegen.CompileError`. ``ValueError`` for a ``grf_mode``
+    the device does not have (``'512'`` anywhere but cri with IGC 2.x).
     """
     grf_mode = str(_option(options, "grf_mode", "default"))
     if grf_mode not in GRF_POLICIES:
@@ -101,42 +159,148 @@ def make_zebin(spirv: bytes, metadata: dict, options, *,
     threads_per_warp = metadata.get("threads_per_warp") or _option(
         options, "warp_size", 0)
     num_warps = metadata.get("num_warps") or _option(options, "num_warps", 0)
+    work_group = int(num_warps or 0) * int(threads_per_warp or 0)
     try:
         [module] = _api.compile(
             bytes(spirv), arch=arch, grf_mode=mode, auto_strategy=strategy,
             flags=_base_flags(metadata.get("build_flags", "")),
             name=str(metadata.get("name") or "kernel"),
-            max_workgroup_size=int(num_warps or 0) * int(threads_per_warp or 0),
+            max_workgroup_size=work_group,
             n_regs_default=n_regs_default, **compile_options)
-    except _api.OutOfResources as error:
-        triton_error = _triton_out_of_resources(error)
+    except _api.CompileError as error:
+        triton_error = _triton_error(error)
         if triton_error is None:
             raise
         raise triton_error from error
-    metadata["binary_ext"] = "zebin"
-    metadata["build_flags"] = module.build_flags
-    metadata["n_regs"] = module.n_regs
-    metadata["n_spills"] = module.n_spills
-    metadata["spill_size"] = module.spill_size
-    metadata["grf_decision"] = module.decision
+    _finish_metadata(metadata, module, n_regs_default)
     return module.binary
 
 
-def _triton_out_of_resources(error):
+def _triton_error(error: "_api.CompileError"):
+    """Triton's exception for a failed compile, or None without Triton:
+    ``OutOfResources(required, limit, name)`` (what its autotuner skips)
+    for a kernel that fits no mode, ``IntelGPUError`` (Intel's backend) for
+    the rest."""
     try:
-        from triton.runtime.errors import OutOfResources
+        from triton.runtime import errors
     except ImportError:
         return None
-    return OutOfResources(error.required, error.limit, error.resource)
+    if isinstance(error, _api.OutOfResources):
+        return errors.OutOfResources(error.required, error.limit,
+                                     error.resource)
+    intel_error = getattr(errors, "IntelGPUError", None)
+    return None if intel_error is None else intel_error(str(error))
+
+
+@functools.lru_cache(maxsize=1)
+def _package_identity() -> str:
+    """xpu_codegen's version and a fingerprint of this installation: the
+    Python modules, the native extensions and the compiler worker."""
+    from . import __version__, _xpu_codegen
+    package = Path(_api.__file__).resolve().parent
+    files = sorted(p for p in package.iterdir() if p.suffix in (".py", ".so"))
+    worker = _xpu_codegen.find_worker()
+    if worker:
+        files.append(Path(worker))
+    return f"{__version__} {_fingerprint(files)}"
+
+
+def _fingerprint(paths) -> str:
+    """A hash of where the files are, their sizes and change times."""
+    digest = hashlib.sha256()
+    for path in paths:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        digest.update(f"{os.path.realpath(path)}\0{stat.st_size}\0"
+                      f"{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+@functools.lru_cache(maxsize=16)
+def _compiler_identity(root: str) -> str:
+    """The compiler a compile with ``compiler_root=root`` uses ("" is
+    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's): its directory and a
+    fingerprint of its libocloc, libigc and libigdfcl (cheap: no worker)."""
+    if root:
+        root = os.path.abspath(root)
+        dirs = [os.path.join(root, sub) for sub in _LIBRARY_SUBDIRS]
+    else:
+        dirs = list(_SYSTEM_LIBRARY_DIRS)
+    libraries = set()
+    for directory in dirs:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        libraries.update(os.path.realpath(os.path.join(directory, name))
+                         for name in names
+                         if name.startswith(_COMPILER_LIBRARIES))
+    return f"{root or 'system'} {_fingerprint(sorted(libraries))}"
+
+
+def stages_key(*, always: bool = False, **stage_options) -> Tuple[str, str]:
+    """The ``(key, hash)`` the installed hook returns to Triton's no-argument
+    call: it changes with xpu_codegen's version and installation, the
+    compiler the stage uses (``compiler_root``, else
+    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's) and the stage
+    options, so Triton's cache never mixes kernels built by this stage with
+    its own or with another compiler's."""
+    root = stage_options.get("compiler_root")
+    root = os.fspath(root) if root is not None else os.environ.get(
+        "XPU_CODEGEN_COMPILER_ROOT", "")
+    options = ", ".join(f"{name}={value!r}"
+                        for name, value in sorted(stage_options.items()))
+    key = (f"xpu_codegen.triton(version {_package_identity()}; compiler "
+           f"{_compiler_identity(root)}; always={always}; {options})")
+    return key, hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def _chain_keys(previous, ours: Tuple[str, str]) -> Tuple[str, str]:
+    """The earlier hook's (key, hash) followed by ours."""
+    if not previous:
+        return ours
+    key, digest = previous
+    combined = hashlib.sha256(f"{digest}\0{ours[1]}".encode("utf-8"))
+    return f"{key}{ours[0]}", combined.hexdigest()
+
+
+def _make_hook(previous, always: bool, stage_options: dict):
+    """Triton's add_stages_inspection_hook, both call forms."""
+
+    def hook(backend=None, stages=None, options=None, language=None,
+             capability=None):
+        ours = stages_key(always=always, **stage_options)
+        if stages is None:  # hook(): Triton's cache key and specialization
+            return _chain_keys(previous() if previous else None, ours)
+        earlier = None
+        if previous is not None:
+            earlier = previous(backend, stages, options, language,
+                               capability)
+        if "spv" in stages and ("zebin" in stages or always):
+            # The Intel backend, native code wanted: the zebin stage is ours.
+            arch = stage_options.get("arch")
+            rest = {k: v for k, v in stage_options.items() if k != "arch"}
+            stages["zebin"] = lambda src, metadata: make_zebin(
+                src, metadata, options,
+                arch=arch or _arch_of(metadata, backend), **rest)
+        return _chain_keys(earlier if isinstance(earlier, tuple) else None,
+                           ours)
+
+    return hook
 
 
 def install(*, always: bool = False, **stage_options) -> bool:
     """Replaces Triton's zebin stage with :func:`make_zebin`.
 
-    Registers a ``triton.knobs.runtime.add_stages_inspection_hook`` (chained
-    after any hook already there) that, for the Intel backend, puts
-    :func:`make_zebin` in ``stages["zebin"]``: where Triton has a zebin
-    stage (``generate_native_code``), or always with ``always=True``.
+    Registers a ``triton.knobs.runtime.add_stages_inspection_hook`` that
+    chains the hook already there in both of Triton's calls: ``hook()``
+    returns the earlier hook's ``(key, hash)`` combined with
+    :func:`stages_key`; ``hook(backend, stages, options, language,
+    capability)`` runs the earlier hook, then, for the Intel backend, puts
+    :func:`make_zebin` in ``stages["zebin"]`` where Triton has a zebin stage
+    (``generate_native_code``), or always with ``always=True``.
     ``stage_options`` go to every :func:`make_zebin` call. Returns False
     (and changes nothing) when Triton is not importable; installing again
     replaces the earlier installation.
@@ -145,22 +309,12 @@ def install(*, always: bool = False, **stage_options) -> bool:
         from triton import knobs
     except ImportError:
         return False
+    stages_key(always=always, **stage_options)  # bad options fail here
     runtime = knobs.runtime
     previous = runtime.add_stages_inspection_hook
     if getattr(previous, _HOOK_MARK, False):
         previous = previous.previous
-
-    def hook(backend, stages, options, language, capability):
-        if previous is not None:
-            previous(backend, stages, options, language, capability)
-        if "spv" not in stages or ("zebin" not in stages and not always):
-            return  # not the Intel backend, or no native code wanted
-        stages["zebin"] = lambda src, metadata: make_zebin(
-            src, metadata, options,
-            **{"arch": stage_options.get("arch") or _arch_of(metadata,
-                                                             backend),
-               **{k: v for k, v in stage_options.items() if k != "arch"}})
-
+    hook = _make_hook(previous, always, dict(stage_options))
     setattr(hook, _HOOK_MARK, True)
     hook.previous = previous
     runtime.add_stages_inspection_hook = hook

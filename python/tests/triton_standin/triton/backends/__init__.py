@@ -1,0 +1,1 @@
+"""Stand-in for triton.backends: only the Intel backend."""

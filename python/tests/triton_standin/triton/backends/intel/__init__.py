@@ -1,0 +1,1 @@
+"""Stand-in for triton.backends.intel (third_party/intel/backend)."""
