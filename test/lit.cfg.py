@@ -85,6 +85,10 @@ tool_dirs = [config.xpu_tools_dir, config.llvm_tools_dir]
 tools = [
     "xpu-opt",
     ToolSubst("%mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")),
+    # Debian's stock translator, which knows no xpu dialect: what upstream's
+    # runtime flow reads the pipeline's host=true output with.
+    ToolSubst("%mlir_translate",
+              os.path.join(config.llvm_tools_dir, "mlir-translate")),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 if xpu_preload:

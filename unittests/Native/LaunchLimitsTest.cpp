@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Target/Native/LaunchLimits.h"
 #include "TestInputs.h"
-#include "XPUCodegen/Target/Native/GRFBuild.h"
 #include "XPUCodegen/Target/Native/Zebin.h"
 
 #include "gtest/gtest.h"
@@ -219,6 +219,65 @@ TEST(LaunchLimitsTest, NoLimitsWithoutADevice) {
   compiler.builds[BuildGRF::Large] = {0, 16, 1 << 30, 0};
   Expected<GRFDecision> d = decide(GRFPolicy::Large, LaunchLimits(), compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
+}
+
+TEST(LaunchLimitsTest, AWorkGroupNoModeRunsFailsBeforeBuilding) {
+  // 2048 work-items: pvc runs at most 1024 in any mode, at any SIMD width.
+  for (GRFPolicy policy : {GRFPolicy::Auto, GRFPolicy::Small, GRFPolicy::Large,
+                           GRFPolicy::Default}) {
+    FakeCompiler compiler;
+    Expected<GRFDecision> d = decideLaunchableGRF(
+        policy, AutoStrategy::Measure, /*spillThreshold=*/0, BuildPlan::Measure,
+        getBuildLadder(*lookupDevice("pvc")), pvcLimits(2048),
+        [&](BuildGRF mode) { return compiler(mode); });
+    ASSERT_FALSE(bool(d));
+    std::optional<OutOfResourcesError> error = takeResources(d.takeError());
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->resource, kWorkGroupResource);
+    EXPECT_EQ(error->required, 2048);
+    EXPECT_EQ(error->limit, 1024);
+    EXPECT_EQ(error->message,
+              "cannot launch in any GRF mode: kernel 'k' has a work-group of "
+              "2048 work-items; 128-register GRF mode on pvc runs at most "
+              "1024 at SIMD32 (8 vector engines x 8 threads x 32 lanes, "
+              "device limit 1024), the most of any mode");
+    EXPECT_TRUE(compiler.built.empty());
+  }
+  // What fits some mode is left to the decision.
+  EXPECT_FALSE(checkAnyMode(pvcLimits(1024, 16)));
+  EXPECT_FALSE(checkAnyMode(pvcLimits(0)));
+  EXPECT_FALSE(checkAnyMode(LaunchLimits()));
+}
+
+TEST(LaunchLimitsTest, AnUnlaunchableKernelNamesTheKernelsItTakesDown) {
+  LaunchLimits limits = pvcLimits(256, 16);
+  limits.kernels.push_back({"huge", 2048, 16});
+  limits.kernels.push_back({"no_size", 0, 0});
+  limits.kernels.push_back({"wide", 4096, 32});
+  std::optional<UnlaunchableKernel> kernel = checkAnyMode(limits);
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->kernel, "huge");
+  EXPECT_EQ(kernel->limit.required, 2048u);
+  EXPECT_EQ(kernel->limit.limit, 1024u);
+  EXPECT_EQ(kernel->limit.message,
+            "cannot launch in any GRF mode: kernel 'huge' has a work-group of "
+            "2048 work-items; 128-register GRF mode on pvc runs at most 1024 "
+            "at SIMD16 (8 vector engines x 8 threads x 16 lanes, device "
+            "limit 1024), the most of any mode; neither can 'wide'; the "
+            "module's other kernels ('k', 'no_size') were not built with it: "
+            "they share its binary. Move 'huge', 'wide' into a module of its "
+            "own (a gpu.module of its own) to build them");
+
+  // The size every kernel gets from the option: no kernel to move.
+  LaunchLimits option = pvcLimits(0);
+  option.defaultWorkGroupSize = 2048;
+  kernel = checkAnyMode(option);
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->limit.message.find("other kernels"), std::string::npos);
+  option.kernels.clear();
+  kernel = checkAnyMode(option);
+  ASSERT_TRUE(kernel);
+  EXPECT_EQ(kernel->kernel, "*");
 }
 
 //===----------------------------------------------------------------------===//

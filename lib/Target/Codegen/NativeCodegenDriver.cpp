@@ -318,7 +318,8 @@ static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
                                  const NativeCodegenOptions &options,
                                  PreparedModule &module) {
   module.policy = request.policy;
-  if (request.policy == GRFPolicy::XLarge && !module.device->supportsXLargeGRF())
+  if (request.policy == GRFPolicy::XLarge &&
+      !module.device->supportsXLargeGRF())
     return llvm::createStringError(llvm::formatv(
         "arch '{0}' does not support xlarge GRF mode (512 registers per "
         "thread): its GRF modes are {1} registers",
@@ -506,11 +507,11 @@ void NativeCodegenDriver::Batch::compileModule(size_t index) {
     results[index] = compileLinked(index, *module, plan, planNote);
     return;
   }
-  llvm::Expected<GRFDecision> decision =
-      decideGRF(module->policy, options.autoStrategy, options.spillThreshold,
-                plan, getBuildLadder(*module->device),
-                getLaunchLimits(request, options, *module),
-                [&](BuildGRF mode) { return build(index, *module, mode); });
+  llvm::Expected<GRFDecision> decision = decideLaunchableGRF(
+      module->policy, options.autoStrategy, options.spillThreshold, plan,
+      getBuildLadder(*module->device),
+      getLaunchLimits(request, options, *module),
+      [&](BuildGRF mode) { return build(index, *module, mode); });
   if (!decision) {
     // The validator's verdict is the likeliest explanation: keep it (but
     // not over a resource limit, which callers act on).
@@ -857,9 +858,9 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
   };
 
   LinkedPartResult result;
-  llvm::Expected<GRFDecision> decision =
-      decideGRF(module.policy, options.autoStrategy, options.spillThreshold,
-                plan, getBuildLadder(*module.device), limits, partBuild);
+  llvm::Expected<GRFDecision> decision = decideLaunchableGRF(
+      module.policy, options.autoStrategy, options.spillThreshold, plan,
+      getBuildLadder(*module.device), limits, partBuild);
   if (!decision) {
     result.error = llvm::toString(decision.takeError());
     return result;

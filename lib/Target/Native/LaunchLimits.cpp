@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Target/Native/LaunchLimits.h"
 #include "XPUCodegen/Target/Native/Zebin.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -69,6 +69,29 @@ static std::string describeWorkGroupLimit(StringRef kernel, uint64_t size,
   return text;
 }
 
+/// Why `kernel`'s work-group of `size` work-items does not fit `registers`
+/// registers per thread at SIMD `simd` on `device`; std::nullopt when it does
+/// (or the size is unknown).
+static std::optional<WorkGroupLimit>
+checkWorkGroup(StringRef kernel, uint64_t size, const DeviceInfo &device,
+               unsigned registers, unsigned simd) {
+  uint64_t limit = device.getMaxWorkGroupSize(registers, simd);
+  if (!size || size <= limit)
+    return std::nullopt;
+  return WorkGroupLimit{
+      describeWorkGroupLimit(kernel, size, device, registers, simd), size,
+      limit};
+}
+
+/// The SIMD width a kernel is checked at before its build: the one it
+/// requires, else the widest the device has (where the most work-items fit).
+static unsigned getCheckedSimd(const KernelWorkGroup &kernel,
+                               const DeviceInfo &device) {
+  if (kernel.requiredSimd)
+    return kernel.requiredSimd;
+  return device.subgroupSizes.empty() ? 32 : device.subgroupSizes.back();
+}
+
 std::optional<WorkGroupLimit>
 LaunchLimits::checkBeforeBuild(BuildGRF mode) const {
   if (!device)
@@ -76,26 +99,74 @@ LaunchLimits::checkBeforeBuild(BuildGRF mode) const {
   unsigned registers = getModeRegisters(mode, *device);
   if (!registers || !device->getGRFMode(registers))
     return std::nullopt;
-  unsigned widest =
-      device->subgroupSizes.empty() ? 32 : device->subgroupSizes.back();
-  auto check = [&](StringRef name, uint64_t size,
-                   unsigned simd) -> std::optional<WorkGroupLimit> {
-    uint64_t limit = device->getMaxWorkGroupSize(registers, simd);
-    if (!size || size <= limit)
-      return std::nullopt;
-    return WorkGroupLimit{
-        describeWorkGroupLimit(name, size, *device, registers, simd), size,
-        limit};
-  };
   for (const KernelWorkGroup &kernel : kernels)
     if (std::optional<WorkGroupLimit> limit =
-            check(kernel.name, getWorkGroupSize(kernel.name),
-                  kernel.requiredSimd ? kernel.requiredSimd : widest))
+            checkWorkGroup(kernel.name, getWorkGroupSize(kernel.name), *device,
+                           registers, getCheckedSimd(kernel, *device)))
       return limit;
   // Kernels unknown before the build: the option's size at the widest SIMD.
   if (kernels.empty())
-    return check("*", defaultWorkGroupSize, widest);
+    return checkWorkGroup("*", defaultWorkGroupSize, *device, registers,
+                          getCheckedSimd(KernelWorkGroup(), *device));
   return std::nullopt;
+}
+
+/// "'a', 'b'".
+static std::string quoteNames(ArrayRef<StringRef> names) {
+  std::string text;
+  raw_string_ostream os(text);
+  interleave(
+      names, os, [&](StringRef name) { os << "'" << name << "'"; }, ", ");
+  return text;
+}
+
+std::optional<UnlaunchableKernel>
+mlir::xpu::checkAnyMode(const LaunchLimits &limits) {
+  const DeviceInfo *device = limits.device;
+  if (!device || device->grfModes.empty())
+    return std::nullopt;
+  // The smallest mode runs the most threads, so the largest work-groups.
+  unsigned registers = device->grfModes.front().registers;
+  std::optional<UnlaunchableKernel> first;
+  KernelWorkGroup every{"*", limits.defaultWorkGroupSize, 0};
+  SmallVector<StringRef> failing, others;
+  for (const KernelWorkGroup &kernel :
+       limits.kernels.empty() ? ArrayRef(every) : ArrayRef(limits.kernels)) {
+    uint64_t size = kernel.size ? kernel.size : limits.defaultWorkGroupSize;
+    std::optional<WorkGroupLimit> limit = checkWorkGroup(
+        kernel.name, size, *device, registers, getCheckedSimd(kernel, *device));
+    (limit ? failing : others).push_back(kernel.name);
+    if (limit && !first)
+      first = UnlaunchableKernel{kernel.name, std::move(*limit)};
+  }
+  if (!first)
+    return std::nullopt;
+  std::string &message = first->limit.message;
+  message =
+      "cannot launch in any GRF mode: " + message + ", the most of any mode";
+  if (failing.size() > 1)
+    message += "; neither can " + quoteNames(ArrayRef(failing).drop_front());
+  // Flags apply per module, so its kernels share one binary: none of them
+  // is built, and the message says how to get the others built.
+  if (!others.empty())
+    message +=
+        "; the module's other kernels (" + quoteNames(others) +
+        ") were not built with it: they share its binary. Move " +
+        quoteNames(failing) +
+        " into a module of its own (a gpu.module of its own) to build them";
+  return first;
+}
+
+Expected<GRFDecision> mlir::xpu::decideLaunchableGRF(
+    GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
+    BuildPlan plan, ArrayRef<BuildGRF> ladder, const LaunchLimits &limits,
+    function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  if (std::optional<UnlaunchableKernel> kernel = checkAnyMode(limits))
+    return make_error<OutOfResourcesError>(
+        kWorkGroupResource, kernel->limit.required, kernel->limit.limit,
+        kernel->limit.message);
+  return decideGRF(policy, strategy, spillThreshold, plan, ladder, limits,
+                   build);
 }
 
 Error LaunchLimits::checkBuild(const BuildAttempt &attempt) const {

@@ -16,6 +16,7 @@
 #define XPUCODEGEN_TARGET_CODEGEN_NATIVECODEGENDRIVER_H
 
 #include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Target/Native/LaunchLimits.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVModuleInfo.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"

@@ -67,6 +67,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   select.speculative = options.speculative;
   select.predictSmallBelow = options.predictSmallBelow;
   select.predictLargeAbove = options.predictLargeAbove;
+  select.keepGoing = true;
   pm.addPass(createXPUSelectGRFMode(select));
   if (options.dedupe)
     pm.addPass(createXPUDedupeModules());
@@ -119,6 +120,12 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.nRegsDefault = options.nRegsDefault;
   pm.addPass(createXPUNativeCodegen(native));
 
+  // Stock mlir-translate reads the host module only without #xpu attributes.
+  if (options.host || options.xevmObjects) {
+    XPUExportXeVMObjectsOptions exportOptions;
+    exportOptions.optLevel = options.optLevel;
+    pm.addPass(createXPUExportXeVMObjects(exportOptions));
+  }
   if (options.host)
     addHostLowering(pm, options);
 }

@@ -6,9 +6,10 @@
 
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
-#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Target/Native/LaunchLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -26,31 +27,50 @@ using namespace mlir::xpu;
 /// still carry the gpu.kernel marker.
 static bool isKernel(Operation *op) { return isGPUKernel(op); }
 
+/// The work-group `kernel` declares: its `known_block_size` (0 when it has
+/// none) at its required sub-group size.
+static KernelWorkGroup getKernelWorkGroup(Operation *kernel) {
+  KernelWorkGroup workGroup;
+  workGroup.name = SymbolTable::getSymbolName(kernel).str();
+  auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
+  if (std::optional<ArrayRef<int32_t>> blockSize =
+          func ? func.getKnownBlockSize() : std::nullopt) {
+    workGroup.size = 1;
+    for (int32_t extent : *blockSize)
+      workGroup.size *= static_cast<uint64_t>(std::max<int32_t>(extent, 1));
+  }
+  if (auto simd = kernel->getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
+    workGroup.requiredSimd = simd.getInt();
+  return workGroup;
+}
+
 /// Why forced `mode` (large or xlarge) on `device` cannot run `kernel`'s
-/// work-group
-/// (its `known_block_size` at its required sub-group size, else the widest
-/// the device has); std::nullopt when it may. xpu-native-codegen checks the
-/// binary too; this catches what the IR already shows, at the kernel.
+/// work-group (its `known_block_size` at its required sub-group size, else
+/// the widest the device has); std::nullopt when it may. xpu-native-codegen
+/// checks the binary too; this catches what the IR already shows, at the
+/// kernel.
 static std::optional<WorkGroupLimit>
 checkForcedWorkGroup(Operation *kernel, const DeviceInfo &device,
                      BuildGRF mode) {
-  auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
-  std::optional<ArrayRef<int32_t>> blockSize =
-      func ? func.getKnownBlockSize() : std::nullopt;
-  if (!blockSize)
+  KernelWorkGroup workGroup = getKernelWorkGroup(kernel);
+  if (!workGroup.size)
     return std::nullopt;
-  uint64_t size = 1;
-  for (int32_t extent : *blockSize)
-    size *= static_cast<uint64_t>(std::max<int32_t>(extent, 1));
   LaunchLimits limits;
   limits.device = &device;
-  KernelWorkGroup workGroup;
-  workGroup.name = SymbolTable::getSymbolName(kernel).str();
-  workGroup.size = size;
-  if (auto simd = kernel->getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
-    workGroup.requiredSimd = simd.getInt();
   limits.kernels.push_back(std::move(workGroup));
   return limits.checkBeforeBuild(mode);
+}
+
+/// Why a kernel of `module` cannot launch in any GRF mode of `device`;
+/// std::nullopt when every kernel may.
+static std::optional<UnlaunchableKernel>
+checkAnyModeWorkGroups(gpu::GPUModuleOp module, const DeviceInfo &device) {
+  LaunchLimits limits;
+  limits.device = &device;
+  for (Operation &op : module.getBody()->getOperations())
+    if (isKernel(&op))
+      limits.kernels.push_back(getKernelWorkGroup(&op));
+  return checkAnyMode(limits);
 }
 
 /// The SIMD width a kernel will be compiled for, once sub-group sizes are
@@ -97,6 +117,7 @@ struct SelectGRFModePass
     ModuleOp top = getOperation();
     SymbolTable symbols(top);
     bool failed = false;
+    moduleFailures = 0;
     for (auto module :
          llvm::make_early_inc_range(top.getOps<gpu::GPUModuleOp>())) {
       SmallVector<gpu::GPUModuleOp> parts;
@@ -108,8 +129,38 @@ struct SelectGRFModePass
         for (gpu::GPUModuleOp part : parts)
           planAutoModule(part);
     }
-    if (failed)
+    if (failed || mlir::failed(finishModuleStage(moduleFailures, keepGoing)))
       signalPassFailure();
+  }
+
+  /// Modules marked failed in this run (their kernel cannot launch).
+  unsigned moduleFailures = 0;
+
+  /// Fails `module` when one of its kernels cannot launch in any GRF mode
+  /// of a target's device: an error at that kernel, and `xpu.error` on the
+  /// module (its kernels share that kernel's binary, so none is built).
+  /// Returns whether it did.
+  bool failUnlaunchable(gpu::GPUModuleOp module, ArrayRef<TargetAttr> targets) {
+    for (TargetAttr target : targets) {
+      const DeviceInfo *device = lookupDevice(target.getArch());
+      std::optional<UnlaunchableKernel> unlaunchable =
+          device ? checkAnyModeWorkGroups(module, *device) : std::nullopt;
+      if (!unlaunchable)
+        continue;
+      std::string message =
+          "xpu-select-grf-mode: " + unlaunchable->limit.message;
+      Operation *kernel =
+          SymbolTable::lookupSymbolIn(module, unlaunchable->kernel);
+      (kernel ? kernel : module.getOperation())
+              ->emitError(message)
+              .attachNote(module.getLoc())
+          << "module '" << module.getName() << "' for arch '"
+          << target.getArch() << "' is not built";
+      markModuleFailed(module, message);
+      ++moduleFailures;
+      return true;
+    }
+    return false;
   }
 
   /// The single #xpu.target of `module` whose device has a large GRF mode,
@@ -199,6 +250,10 @@ struct SelectGRFModePass
     // Before any split, so every part keeps its kernels' widths.
     if (failed(applySubgroupSizes(module, xpuTargets)))
       return failure();
+    if (failUnlaunchable(module, xpuTargets)) {
+      parts.clear();
+      return success();
+    }
 
     std::optional<GRFMode> moduleMode = getExplicitMode(module);
     ModeGroups groups;

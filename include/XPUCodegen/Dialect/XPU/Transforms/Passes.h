@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/XeVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
@@ -83,6 +84,12 @@ struct CodegenPipelineOptions
       *this, "host",
       llvm::cl::desc("Also lower the host side as upstream's "
                      "gpu-lower-to-xevm-pipeline does (gpu-to-llvm)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<bool> xevmObjects{
+      *this, "xevm-objects",
+      llvm::cl::desc("Final objects carry upstream's #xevm.target, readable "
+                     "by stock mlir-translate (xpu-export-xevm-objects; "
+                     "implied by host=true)"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> hostBarePtrCallConv{
       *this, "host-bare-ptr-calling-convention",

@@ -83,6 +83,14 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
     sub-group size (docs/Devices.md: large GRF halves the threads per vector
     engine).
 
+    A kernel whose work-group cannot run in any GRF mode of the device (not
+    even the smallest, which runs the most threads) is an error at the
+    kernel. Its module's kernels share one binary, so none of them is built:
+    the module is marked `xpu.error` with a message that names the kernel,
+    lists the module's other kernels and says to move the kernel into a
+    `gpu.module` of its own; the other modules still compile. The pass then
+    fails unless `keep-going` is set (as in `xpu-codegen-pipeline`).
+
     Every kernel also gets its sub-group size, `intel_reqd_sub_group_size`
     (which the lowering turns into `OpExecutionMode SubgroupSize`): its own
     when it sets one, else the target's `subgroup_size`, else the device's
@@ -120,6 +128,9 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
            /*default=*/"::mlir::xpu::PredictionThresholds::"
                        "kDefaultLargeAbovePercent",
            "Predict large above this percentage of the small GRF budget">,
+    Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
+           "Mark a module whose kernel cannot launch with xpu.error and "
+           "succeed, so later passes still process the other modules">,
   ];
   let statistics = [
     Statistic<"numSplitModules", "split-modules",
@@ -504,6 +515,44 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     Statistic<"numSplit", "split",
               "Parts of linked modules split out into a binary of their "
               "own">,
+  ];
+}
+
+def XPUExportXeVMObjects : Pass<"xpu-export-xevm-objects",
+                                "::mlir::ModuleOp"> {
+  let summary = "Make native objects readable by upstream tools "
+                "(#xevm.target)";
+  let description = [{
+    Rewrites every object of an `#xpu.target` in every `gpu.binary` into an
+    object of upstream's `#xevm.target`, so that stock `mlir-translate
+    --mlir-to-llvmir` (which knows no `xpu` dialect) embeds the native binary
+    and lowers the launches (`#gpu.select_object`). Nothing is recompiled:
+    the payload (the zebin) and its format are kept.
+
+    The target becomes `#xevm.target<O = opt-level, chip = arch, flags =
+    {"cmd-options" = [...]}>`: the chip is the `#xpu.target` arch, and
+    `cmd-options` are the final build flags (the GRF flag that decided the
+    mode included), as `xevm-attach-target` spells them. The object keeps the
+    `properties` of the output contract with builtin attributes only
+    (`grf_mode` as a string) plus `xpu_target`, the original target printed.
+    Outside the modules that failed (which keep their `#xpu.target` and
+    `xpu.error`), no `xpu` attribute remains: an `xpu.*` attribute on an op
+    whose value is one (`xpu.grf_mode`, `xpu.pressure`, ...) is dropped, its
+    facts being in the properties, and any other `xpu` value becomes a string
+    (a `#xpu.grf_mode` its keyword, anything else its printed form).
+
+    `xpu-codegen-pipeline` runs it last with `host=true` or
+    `xevm-objects=true`.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::xevm::XeVMDialect"];
+  let options = [
+    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
+           "The O of the #xevm.target (the LLVM optimization level the "
+           "SPIR-V was emitted at)">,
+  ];
+  let statistics = [
+    Statistic<"numExported", "exported", "Objects rewritten to #xevm.target">,
   ];
 }
 
