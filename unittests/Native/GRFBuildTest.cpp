@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cstring>
+
 using namespace llvm;
 using namespace mlir::xpu;
 using mlir::xpu::test::readInput;
@@ -484,6 +486,67 @@ TEST(GRFBuildTest, AutoOnRealBuilds) {
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->attempts.size(), 1u);
   EXPECT_EQ(d->getChosen().kernels[0].grfCount, 128);
+}
+
+//===----------------------------------------------------------------------===//
+// IGC 2.40 (tools/install-compiler's root; test/Inputs/Native/make_inputs.sh)
+//===----------------------------------------------------------------------===//
+
+TEST(GRFBuildTest, IGC2SpillSizeIsCrossCheckedWithTheLog) {
+  // .ze_info spill_size 5760 = the log's "spilled around 90" x 64.
+  Expected<BuildAttempt> attempt = measureBuild(
+      BuildGRF::Small, "-cl-intel-128-GRF-per-thread",
+      responseFor("spill_small_only.pvc.igc2.small"), kPVCGRFBytes);
+  ASSERT_TRUE(bool(attempt)) << toString(attempt.takeError());
+  EXPECT_EQ(attempt->spillSize, 5760);
+  EXPECT_EQ(attempt->kernels[0].simd, 32);
+
+  WorkerResponse response = responseFor("spill_small_only.pvc.igc2.small");
+  size_t at = response.log.find("spilled around 90");
+  ASSERT_NE(at, std::string::npos);
+  response.log.replace(at, strlen("spilled around 90"), "spilled around 91");
+  attempt = measureBuild(BuildGRF::Small, "-cl-intel-128-GRF-per-thread",
+                         response, kPVCGRFBytes);
+  ASSERT_FALSE(bool(attempt));
+  std::string message = toString(attempt.takeError());
+  EXPECT_NE(message.find("kernel 'spill_small_only': .ze_info spill_size 5760 "
+                         "bytes disagrees with the build log's SIMD32 spill "
+                         "warning (5824 bytes)"),
+            std::string::npos)
+      << message;
+}
+
+TEST(GRFBuildTest, IGC2NarrowsTheSIMDWidthOnScratchOverflow) {
+  std::string log = readInput("scratch_both.pvc.igc2.small.log");
+  EXPECT_EQ(parseSIMDDrops(log), std::vector<std::string>{"scratch_both"});
+  EXPECT_TRUE(
+      parseSIMDDrops(readInput("spill_small_only.pvc.igc2.small.log")).empty());
+  // The narrowed build is a good binary at SIMD16, with its spill measured.
+  Expected<BuildAttempt> attempt =
+      measureBuild(BuildGRF::Small, "-cl-intel-128-GRF-per-thread",
+                   responseFor("scratch_both.pvc.igc2.small"), kPVCGRFBytes);
+  ASSERT_TRUE(bool(attempt)) << toString(attempt.takeError());
+  EXPECT_EQ(attempt->kernels[0].simd, 16);
+  EXPECT_EQ(attempt->spillSize, 3904);
+}
+
+TEST(GRFBuildTest, AutoClimbsPastANarrowedSIMDWidth) {
+  // IGC 2.40 fits scratch_small_only's small build by dropping to SIMD16
+  // (1.0.12504 overflowed the scratch there); large keeps SIMD32 and wins.
+  Expected<GRFDecision> d =
+      decideGRF(GRFPolicy::Auto, AutoStrategy::Measure, 0, [&](BuildGRF mode) {
+        return measureBuild(mode, getBuildFlags(mode, WorkerBackend::Ocloc, ""),
+                            responseFor(("scratch_small_only.pvc.igc2." +
+                                         stringifyBuildGRF(mode))
+                                            .str()),
+                            kPVCGRFBytes);
+      });
+  ASSERT_TRUE(bool(d)) << toString(d.takeError());
+  EXPECT_EQ(d->reason, "small spilled 0 bytes at a SIMD width IGC narrowed to "
+                       "fit the per-thread scratch; large spilled 0 bytes: "
+                       "kept large");
+  EXPECT_EQ(d->getChosen().kernels[0].simd, 32);
+  EXPECT_EQ(d->getChosen().kernels[0].grfCount, 256);
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -77,11 +78,25 @@ std::vector<LogSpill> mlir::xpu::parseSpillWarnings(StringRef log,
   return spills;
 }
 
-/// The build log's spill for `kernel` in bytes, or 0 when IGC printed no
-/// warning for it (IGC is silent for kernels that do not spill). When IGC
-/// reports several SIMD variants, the one matching the binary wins.
-static int64_t getLogSpill(ArrayRef<LogSpill> spills,
-                           const ZebinKernel &kernel) {
+std::vector<std::string> mlir::xpu::parseSIMDDrops(StringRef log) {
+  static const Regex drop("kernel '?([^[:space:]':]+)'?:? we couldn't compile "
+                          "without exceeding max permitted PTSS, drop SIMD");
+  std::vector<std::string> kernels;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    SmallVector<StringRef, 2> match;
+    if (drop.match(line, &match))
+      kernels.push_back(match[1].str());
+  }
+  return kernels;
+}
+
+/// The build log's spill warning for `kernel`, or null when IGC printed none
+/// (it is silent for kernels that do not spill). When IGC reports several
+/// SIMD variants, the one matching the binary wins.
+static const LogSpill *findLogSpill(ArrayRef<LogSpill> spills,
+                                    const ZebinKernel &kernel) {
   const LogSpill *found = nullptr;
   for (const LogSpill &spill : spills) {
     if (spill.kernel != kernel.name)
@@ -89,7 +104,54 @@ static int64_t getLogSpill(ArrayRef<LogSpill> spills,
     if (!found || spill.simd == kernel.simd)
       found = &spill;
   }
-  return found ? found->spillBytes : 0;
+  return found;
+}
+
+/// The kernel's spill in bytes: .ze_info's spill_size where IGC writes it
+/// (2.x), cross-checked with the log line of the same SIMD width; the log
+/// line alone on IGC 1.0.12504.
+static Expected<int64_t> getKernelSpill(ArrayRef<LogSpill> spills,
+                                        const ZebinKernel &kernel) {
+  const LogSpill *logged = findLogSpill(spills, kernel);
+  if (!kernel.spillSize)
+    return logged ? logged->spillBytes : 0;
+  if (logged && logged->simd == kernel.simd &&
+      logged->spillBytes != *kernel.spillSize)
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("kernel '{0}': .ze_info spill_size {1} bytes disagrees with "
+                "the build log's SIMD{2} spill warning ({3} bytes)",
+                kernel.name, *kernel.spillSize, kernel.simd,
+                logged->spillBytes));
+  return *kernel.spillSize;
+}
+
+/// One kernel's measurement from the zebin, the worker's properties and the
+/// build log.
+static Expected<KernelMeasurement> measureKernel(const ZebinKernel &kernel,
+                                                 const WorkerResponse &response,
+                                                 ArrayRef<LogSpill> logSpills) {
+  KernelMeasurement m;
+  m.name = kernel.name;
+  m.grfCount = kernel.grfCount;
+  m.simd = kernel.simd;
+  m.scratchSize = kernel.scratchSize;
+  m.privateSize = kernel.privateSize;
+  // Level Zero's spillMemSize is deliberately not used: NEO 22.43 reports
+  // the scratch size there, which includes private arrays, and newer NEO
+  // copies .ze_info spill_size, which is read directly.
+  if (auto it = find_if(response.kernels,
+                        [&](const WorkerKernelProperties &p) {
+                          return p.name == kernel.name;
+                        });
+      it != response.kernels.end())
+    m.privateSize = std::max<int64_t>(m.privateSize, it->privateMemSize);
+  Expected<int64_t> spill = getKernelSpill(logSpills, kernel);
+  if (!spill)
+    return spill.takeError();
+  m.spillSize = *spill;
+  m.nSpills = m.simd > 0 ? m.spillSize / (4 * m.simd) : 0;
+  return m;
 }
 
 Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
@@ -150,26 +212,12 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
     // not the user's kernel and is never launched.
     if (kernel.name == "Intel_Symbol_Table_Void_Program")
       continue;
-    KernelMeasurement m;
-    m.name = kernel.name;
-    m.grfCount = kernel.grfCount;
-    m.simd = kernel.simd;
-    m.scratchSize = kernel.scratchSize;
-    m.privateSize = kernel.privateSize;
-    // Level Zero's spillMemSize is deliberately not used: NEO 22.43 reports
-    // the scratch size there, which includes private arrays, and newer NEO
-    // copies .ze_info spill_size, which is read directly.
-    if (auto it = find_if(response.kernels,
-                          [&](const WorkerKernelProperties &p) {
-                            return p.name == kernel.name;
-                          });
-        it != response.kernels.end())
-      m.privateSize = std::max<int64_t>(m.privateSize, it->privateMemSize);
-    m.spillSize =
-        kernel.spillSize ? *kernel.spillSize : getLogSpill(logSpills, kernel);
-    m.nSpills = m.simd > 0 ? m.spillSize / (4 * m.simd) : 0;
-    attempt.spillSize = std::max(attempt.spillSize, m.spillSize);
-    attempt.kernels.push_back(std::move(m));
+    Expected<KernelMeasurement> m = measureKernel(kernel, response, logSpills);
+    if (!m)
+      return withLog(Twine(stringifyBuildGRF(mode)) +
+                     " build: " + toString(m.takeError()));
+    attempt.spillSize = std::max(attempt.spillSize, m->spillSize);
+    attempt.kernels.push_back(std::move(*m));
   }
   return attempt;
 }

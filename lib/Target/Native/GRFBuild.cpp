@@ -236,6 +236,13 @@ public:
     return outcome.attempt ? outcome.attempt->spillSize : 0;
   }
 
+  /// Whether IGC narrowed `mode`'s SIMD width to fit the per-thread scratch.
+  bool narrowed(BuildGRF mode) {
+    std::lock_guard<std::mutex> lock(mutex);
+    Outcome &outcome = outcomes[static_cast<unsigned>(mode)];
+    return outcome.attempt && !parseSIMDDrops(outcome.attempt->log).empty();
+  }
+
   /// Whether `mode` was built and ran out of a resource.
   const OutOfResourcesError *getResourceFailure(BuildGRF mode) {
     std::lock_guard<std::mutex> lock(mutex);
@@ -389,22 +396,42 @@ private:
     return Error::success();
   }
 
+  /// Whether rung `a`'s build beats rung `b`'s: a build whose SIMD width IGC
+  /// narrowed to fit the per-thread scratch (IGC 2.x; 1.0.12504 overflowed)
+  /// loses to one it did not narrow, else the strictly smaller spill wins.
+  bool beats(size_t a, size_t b) {
+    bool narrowedA = memo.narrowed(rungs[a]);
+    if (narrowedA != memo.narrowed(rungs[b]))
+      return !narrowedA;
+    return memo.spillOf(rungs[a]) < memo.spillOf(rungs[b]);
+  }
+
+  /// Whether rung `i` asks for a larger one: it spills over the threshold,
+  /// or IGC narrowed its SIMD width (a scratch overflow, as on 1.0.12504).
+  bool wantsMore(size_t i, int64_t spill) {
+    return spill > threshold || memo.narrowed(rungs[i]);
+  }
+
   /// Narrates rung `i`'s spill and keeps it when it beats the best so far;
   /// returns whether to climb on.
   bool note(size_t i, int64_t spill) {
     StringRef name = stringifyBuildGRF(rungs[i]);
     bool top = i + 1 == rungs.size();
+    bool narrowed = memo.narrowed(rungs[i]);
     text += (name + " spilled " + Twine(spill) + " bytes").str();
+    if (narrowed)
+      text += " at a SIMD width IGC narrowed to fit the per-thread scratch";
     bool first = !best;
-    bool less = first || spill < memo.spillOf(rungs[*best]);
+    bool less = first || beats(i, *best);
     if (less)
       best = i;
     if (first && !overflows.empty())
       text += " and fits";
-    if (!top && spill > threshold) {
-      text += (Twine(less ? "" : ", not less") + " > threshold " +
-               Twine(threshold) + "; ")
-                  .str();
+    if (!top && wantsMore(i, spill)) {
+      text += narrowed ? std::string(less ? "; " : ", not better; ")
+                       : (Twine(less ? "" : ", not less") + " > threshold " +
+                          Twine(threshold) + "; ")
+                             .str();
       return true;
     }
     if (!top)
@@ -488,7 +515,7 @@ private:
     int64_t spill = high->spillSize;
     source = "predicted";
     best = 1;
-    if (spill <= threshold) {
+    if (!wantsMore(1, spill)) {
       text = formatv("predicted {0}; {0} spilled {1} bytes <= threshold {2}: "
                      "kept {0}, small build skipped",
                      name, spill, threshold);
@@ -544,12 +571,13 @@ private:
   bool compareLowest(int64_t lowSpill, int64_t highSpill) {
     StringRef low = stringifyBuildGRF(rungs[0]);
     StringRef high = stringifyBuildGRF(rungs[1]);
-    bool keepHigh = lowSpill > threshold && highSpill < lowSpill;
+    bool lowOver = wantsMore(0, lowSpill);
+    bool keepHigh = lowOver && beats(1, 0);
     best = keepHigh ? 1 : 0;
     text += formatv("{0} spilled {1} bytes, {2} spilled {3} bytes", low,
                     lowSpill, high, highSpill)
                 .str();
-    if (lowSpill > threshold && highSpill > threshold && rungs.size() > 2) {
+    if (lowOver && wantsMore(1, highSpill) && rungs.size() > 2) {
       text += formatv("{0} > threshold {1}; ", keepHigh ? "" : ", not less",
                       threshold)
                   .str();
@@ -557,7 +585,7 @@ private:
     }
     if (keepHigh)
       text += (": kept " + high).str();
-    else if (lowSpill <= threshold)
+    else if (!lowOver)
       text += formatv(": {0} <= threshold {1}, kept {0}", low, threshold).str();
     else
       text += (", not less: kept " + low).str();

@@ -47,3 +47,27 @@ rm -f nospill.pvc.default.zebin nospill.pvc.igc-auto.zebin \
 "$LLVM/llvm-objcopy" --remove-section=.text.scratch_small_only \
   --remove-section=.symtab scratch_small_only.pvc.small.zebin \
   scratch_small_only.pvc.degenerate.zebin
+
+# The same kernels on IGC 2.40 (tools/install-compiler's root, started through
+# its own loader): .ze_info carries spill_size, the log says "in kernel 'K'",
+# and a per-thread scratch overflow drops the SIMD width instead of failing.
+IGC2_ROOT=${IGC2_ROOT:-../../../.compilers/igc-2.40}
+if [ -d "$IGC2_ROOT" ]; then
+  lib=$IGC2_ROOT/usr/lib/x86_64-linux-gnu
+  for k in spill_small_only scratch_small_only scratch_both; do
+    for mode in small large; do
+      case $mode in
+        small) flags=-cl-intel-128-GRF-per-thread ;;
+        large) flags=-cl-intel-256-GRF-per-thread ;;
+      esac
+      "$lib/ld-linux-x86-64.so.2" --library-path "$lib" \
+        "$IGC2_ROOT"/usr/bin/ocloc-26.* compile -file $k.spv -spirv_input \
+        -device pvc -options "$flags" -exclude_ir \
+        -output $k.pvc.igc2.$mode.zebin -output_no_suffix \
+        > $k.pvc.igc2.$mode.log 2>&1
+      # ocloc 26.x appends .bin whatever -output_no_suffix says.
+      mv $k.pvc.igc2.$mode.zebin.bin $k.pvc.igc2.$mode.zebin
+    done
+  done
+  rm -f scratch_both.pvc.igc2.large.zebin spill_small_only.pvc.igc2.large.zebin
+fi

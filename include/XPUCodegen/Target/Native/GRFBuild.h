@@ -93,6 +93,12 @@ struct LogSpill {
 std::vector<LogSpill> parseSpillWarnings(llvm::StringRef log,
                                          unsigned grfBytes);
 
+/// Kernels IGC compiled at a narrower SIMD width because the intended one
+/// would overflow the per-thread scratch: IGC 2.x prints "in kernel 'K':
+/// we couldn't compile without exceeding max permitted PTSS, drop SIMD" and
+/// succeeds, where IGC 1.0.12504 overflowed (docs/SpillMeasurement.md).
+std::vector<std::string> parseSIMDDrops(llvm::StringRef log);
+
 /// Per-kernel measurement of one build.
 struct KernelMeasurement {
   std::string name;
