@@ -88,7 +88,8 @@ def run_pipeline(xpu_opt, family, arch, extra, jobs, workdir, tag, reuse,
     saved = os.path.join(workdir, f"report-{tag}.json")
     if reuse and os.path.exists(saved):
         with open(saved) as f:
-            return {m["module"]: m for m in json.load(f)["modules"]}, None
+            data = json.load(f)
+        return {m["module"]: m for m in data["modules"]}, data.get("wall_s")
     start = time.time()
     if batch:
         modules = run_batch(xpu_opt, os.path.join(workdir, "family.mlir"),
@@ -207,7 +208,7 @@ def main():
         runs[run] = run_pipeline(xpu_opt, family, args.arch, extra,
                                  args.jobs, workdir, run, run in args.reuse,
                                  args.parallel, compiler_root, args.batch)
-        if runs[run][1] is not None:
+        if run not in args.reuse and runs[run][1] is not None:
             print(f"[grf_decision]   {runs[run][1]:.1f} s", file=sys.stderr,
                   flush=True)
     measured = [r for r, _ in plan if r not in modes and r != "default"]
@@ -320,17 +321,19 @@ def main():
           f"least possible spill {gt['best_spill_bytes']} B in all")
     print("| policy | same mode as measured-best | no more spill or "
           "registers than it | spill above best, B (kernels) | more "
-          "registers than best (kernels) | compiles/kernel | IGC s |")
-    print("|---|---|---|---|---|---|---|")
+          "registers than best (kernels) | compiles/kernel | IGC s | "
+          "wall s |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in table:
         print(f"| {r['policy']} | {r['agreement'] * 100:.0f}% "
               f"({r['agree']}/{r['kernels']}) | {r['not_worse']}/{r['kernels']} "
               f"| {r['excess_spill_bytes']} "
               f"({r['kernels_with_excess']}) | {r['kernels_more_regs']} | "
-              f"{r['compiles_per_kernel']:.2f} | {r['compile_s']:.1f} |")
+              f"{r['compiles_per_kernel']:.2f} | {r['compile_s']:.1f} | "
+              + (f"{r['wall_s']:.1f} |" if r["wall_s"] else "- |"))
     print("(IGC s: the compile_ms of the builds each policy ran, summed; "
-          "Triton and least spill from the ground-truth builds. Wall "
-          "seconds per run are in the JSON.)")
+          "Triton and least spill from the ground-truth builds. wall s: the "
+          "policy's own run.)")
     for key in ("predict", "igc", "auto"):
         if args.quiet_misses and key == "igc":
             continue
