@@ -1,5 +1,4 @@
-//===- OfflineDriver.h - Level Zero driver on the offline compiler -*- C++
-//-*-===//
+//===- OfflineDriver.h - Offline Level Zero driver entry points -*- C++ -*-===//
 //
 // Part of the XPUCodegen project.
 //
@@ -7,7 +6,8 @@
 //
 // The entry points of the offline Level Zero driver (libze_xpu_offline.so)
 // that DdiTables.cpp hands to the loader. Each has the signature of the
-// Level Zero function it implements; see OfflineDriver.cpp for semantics.
+// Level Zero function it implements; see OfflineDriver.cpp (driver, device)
+// and OfflineModule.cpp (context, module, kernel) for semantics.
 //
 //===----------------------------------------------------------------------===//
 
