@@ -18,6 +18,7 @@
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -57,10 +58,13 @@ static Attribute getLinkKey(gpu::GPUModuleOp module) {
   return builder.getDictionaryAttr(attrs);
 }
 
-/// Whether `module` may take part in linking at all.
+/// Whether `module` may take part in linking at all. A module whose device
+/// code is a spirv.module compiles to that module alone (two of them cannot
+/// share one gpu.module), so it is never linked.
 static bool isLinkable(gpu::GPUModuleOp module) {
   ArrayAttr targets = module.getTargetsAttr();
   return targets && !targets.empty() &&
+         module.getOps<spirv::ModuleOp>().empty() &&
          llvm::all_of(targets, llvm::IsaPred<TargetAttr>) &&
          !getModuleFailure(module) &&
          !module->hasAttr(XPUDialect::kLinkedAttrName) &&

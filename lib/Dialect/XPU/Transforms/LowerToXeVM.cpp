@@ -7,7 +7,9 @@
 // The device half of upstream's gpu-lower-to-xevm-pipeline, run on one
 // gpu.module at a time as a dynamic pipeline, so a module that cannot be
 // lowered is that module's error: it is restored and marked, and the others
-// go on.
+// go on. A module whose device code is a spirv.module is left as it is, and
+// XeGPU code already distributed to lanes gets upstream's lane-level passes
+// whatever xegpu-op-level says.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,13 +23,17 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/XeGPU/IR/XeGPU.h"
 #include "mlir/Dialect/XeGPU/Transforms/Passes.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPULOWERTOXEVM
@@ -122,6 +128,116 @@ static void buildDevicePipeline(GPUModulePM &pm, StringRef xegpuOpLevel,
   addToLLVMPasses(pm, use64bitIndex);
 }
 
+namespace {
+/// The granularity an XeGPU op's types say it is written at.
+enum class XeGPUShape { Neutral, Lane, Subgroup };
+} // namespace
+
+/// A block access is lane-level when `value` is one lane's share of `tdesc`:
+/// 1-D and fewer elements (the criterion of the XeGPU verifiers for SIMT
+/// code).
+static XeGPUShape getBlockShape(VectorType value, xegpu::TensorDescType tdesc) {
+  if (!value)
+    return XeGPUShape::Neutral;
+  bool lane =
+      value.getRank() == 1 &&
+      value.getNumElements() < tdesc.getNumElements() * tdesc.getArrayLength();
+  return lane ? XeGPUShape::Lane : XeGPUShape::Subgroup;
+}
+
+/// Lane-level gathers and scatters take a scalar or one-element mask and
+/// carry no layout; a one-element access with a layout belongs to code that
+/// is still to be distributed.
+static XeGPUShape getGatherScatterShape(Operation *op, Value mask) {
+  auto type = dyn_cast<VectorType>(mask.getType());
+  if (!type)
+    return XeGPUShape::Lane;
+  if (type.getNumElements() != 1)
+    return XeGPUShape::Subgroup;
+  bool hasLayout =
+      llvm::any_of(op->getAttrDictionary(), [](NamedAttribute attr) {
+        return isa<xegpu::DistributeLayoutAttr>(attr.getValue());
+      });
+  return hasLayout ? XeGPUShape::Neutral : XeGPUShape::Lane;
+}
+
+/// The level `op`'s types say it is written at; ops whose types do not say
+/// (descriptors, prefetches, offsets) are neutral.
+static XeGPUShape getXeGPUShape(Operation *op) {
+  return TypeSwitch<Operation *, XeGPUShape>(op)
+      .Case([](xegpu::LoadNdOp load) {
+        return getBlockShape(load.getType(), load.getTensorDescType());
+      })
+      .Case([](xegpu::StoreNdOp store) {
+        return getBlockShape(store.getValueType(), store.getTensorDescType());
+      })
+      .Case([](xegpu::DpasOp dpas) {
+        return dpas.getLhsType().getRank() == 1 ? XeGPUShape::Lane
+                                                : XeGPUShape::Subgroup;
+      })
+      .Case<xegpu::LoadGatherOp, xegpu::StoreScatterOp>([](auto access) {
+        return getGatherScatterShape(access, access.getMask());
+      })
+      .Default(XeGPUShape::Neutral);
+}
+
+/// The XeGPU level `module` is lowered at. Modules without XeGPU ops, and
+/// modules whose XeGPU ops are already distributed to lanes (SIMT), get
+/// upstream's `lane` passes whatever `requested` says: the layout
+/// propagation of the other levels rejects both. A module that mixes
+/// lane-level and sub-group-level XeGPU ops is an error.
+static FailureOr<StringRef> getXeGPUOpLevel(gpu::GPUModuleOp module,
+                                            StringRef requested) {
+  bool hasXeGPU = false;
+  Operation *firstLane = nullptr;
+  Operation *firstSubgroup = nullptr;
+  module.getBody()->walk([&](Operation *op) {
+    if (!isa_and_present<xegpu::XeGPUDialect>(op->getDialect()))
+      return;
+    hasXeGPU = true;
+    XeGPUShape shape = getXeGPUShape(op);
+    if (shape == XeGPUShape::Lane && !firstLane)
+      firstLane = op;
+    if (shape == XeGPUShape::Subgroup && !firstSubgroup)
+      firstSubgroup = op;
+  });
+  if (!hasXeGPU || (firstLane && !firstSubgroup))
+    return StringRef("lane");
+  if (!firstLane)
+    return requested;
+  InFlightDiagnostic diag = firstSubgroup->emitError()
+                            << "xpu-lower-to-xevm: this XeGPU op works on a "
+                               "whole sub-group's data, but the module also "
+                               "holds XeGPU ops already distributed to lanes "
+                               "(SIMT); no xegpu-op-level lowers both, put "
+                               "them in gpu.modules of their own";
+  diag.attachNote(firstLane->getLoc()) << "first lane-level XeGPU op";
+  return failure();
+}
+
+/// A module whose device code is a spirv.module compiles to that module
+/// alone (xpu-emit-spirv serializes it): every kernel declared beside it
+/// must be one of its entry points, or it would be lost.
+static LogicalResult checkSPIRVKernels(gpu::GPUModuleOp module,
+                                       spirv::ModuleOp spirvModule) {
+  llvm::StringSet<> entryPoints;
+  for (auto entry : spirvModule.getOps<spirv::EntryPointOp>())
+    entryPoints.insert(entry.getFn());
+  for (Operation &op : module.getBody()->getOperations()) {
+    if (!isGPUKernel(&op))
+      continue;
+    StringRef name = SymbolTable::getSymbolName(&op).getValue();
+    if (!entryPoints.contains(name))
+      return op.emitError()
+             << "xpu-lower-to-xevm: kernel '" << name
+             << "' is not an entry point of the spirv.module beside it, "
+                "which is all this gpu.module compiles to; add a "
+                "spirv.EntryPoint for it or move it to a gpu.module of its "
+                "own";
+  }
+  return success();
+}
+
 /// Whether `op` may reach xpu-emit-spirv: LLVM ops, and XeVM ops, which
 /// translate to LLVM IR directly.
 static bool isLowered(Operation *op) {
@@ -166,7 +282,12 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
                          << xegpuOpLevel << "'";
       return signalPassFailure();
     }
-    if (succeeded(lower(module))) {
+    auto spirvModules = module.getOps<spirv::ModuleOp>();
+    // Device code already in the SPIR-V dialect is left as it is.
+    LogicalResult result =
+        spirvModules.empty() ? lower(module)
+                             : checkSPIRVModule(module, *spirvModules.begin());
+    if (succeeded(result)) {
       ++numLowered;
       return;
     }
@@ -175,24 +296,27 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
       signalPassFailure();
   }
 
+  LogicalResult checkSPIRVModule(gpu::GPUModuleOp module,
+                                 spirv::ModuleOp spirvModule) {
+    FirstErrorRecorder recorder(&getContext());
+    if (succeeded(checkSPIRVKernels(module, spirvModule)))
+      return success();
+    markModuleFailed(module, recorder.getMessage("xpu-lower-to-xevm: the "
+                                                 "spirv.module is incomplete"));
+    return failure();
+  }
+
   /// Lowers `module`; on failure restores its input and marks it failed.
   LogicalResult lower(gpu::GPUModuleOp module) {
     OwningOpRef<Operation *> input(module->clone());
-    // Modules without XeGPU ops skip the XeGPU passes: upstream runs them
-    // anyway, and their layout propagation rejects plain vector code.
-    bool hasXeGPU =
-        module.getBody()
-            ->walk([](Operation *op) {
-              return isa_and_present<xegpu::XeGPUDialect>(op->getDialect())
-                         ? WalkResult::interrupt()
-                         : WalkResult::advance();
-            })
-            .wasInterrupted();
-    GPUModulePM pm(gpu::GPUModuleOp::getOperationName());
-    buildDevicePipeline(pm, hasXeGPU ? StringRef(xegpuOpLevel) : "lane",
-                        use64bitIndex);
     FirstErrorRecorder recorder(&getContext());
-    bool lowered = succeeded(runPipeline(pm, module));
+    FailureOr<StringRef> level = getXeGPUOpLevel(module, xegpuOpLevel);
+    bool lowered = false;
+    if (succeeded(level)) {
+      GPUModulePM pm(gpu::GPUModuleOp::getOperationName());
+      buildDevicePipeline(pm, *level, use64bitIndex);
+      lowered = succeeded(runPipeline(pm, module));
+    }
     // Past the GPU conversion, an op left over is what has no lowering;
     // before it, the failing pass has said what went wrong.
     Operation *unlowered = findUnloweredOp(module);
