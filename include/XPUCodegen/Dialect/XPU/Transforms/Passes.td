@@ -284,7 +284,17 @@ def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
 
     `xegpu-op-level` says at which granularity XeGPU ops are written:
     `workgroup` (distributed to sub-groups, blocked to instructions, then to
-    lanes), `subgroup` (distributed to lanes) or `lane`.
+    lanes), `subgroup` (distributed to lanes) or `lane`. A module whose
+    XeGPU ops are already distributed to lanes (SIMT: a `load_nd`/`store_nd`
+    value that is one lane's 1-D share of its `tensor_desc`, a `dpas` on 1-D
+    operands, a gather or scatter with a scalar mask) is lowered at `lane`,
+    as upstream's pipeline lowers it there, whatever the option says; one
+    that mixes such ops with sub-group-level ones is an error.
+
+    A module whose device code is a `spirv.module` (IMEX's SPIR-V dialect
+    kernels, or upstream's `convert-gpu-to-spirv` output) is left as it is
+    for `xpu-emit-spirv` to serialize; every kernel declared beside it must
+    be one of its entry points.
 
     Each module is lowered on its own, in parallel with the others. A module
     that cannot be lowered is an error located at the op that stayed
