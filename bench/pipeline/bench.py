@@ -3,6 +3,15 @@
 users do today (upstream MLIR + one `ocloc` process per module).
 
 Usage: bench.py BUILD_DIR [--quick] [--out DIR] [--full-baseline] [--perf]
+                [--compiler-root DIR]
+
+The compiler: the system's `ocloc` (IGC 1.0.12504 on Debian 12) by default;
+with --compiler-root DIR (or $XPU_CODEGEN_COMPILER_ROOT), an ocloc
+installation such as tools/install-compiler's IGC 2.40 root: the baseline's
+ocloc processes are DIR's ocloc, started through DIR's own dynamic loader
+when it has one, and every xpu-opt run gets `compiler-root=DIR`. Both sides
+always use the same compiler; its identity is printed and recorded
+("compiler" in results.json).
 
 Inputs (gen_inputs.py, generated here): an Inductor-like mix of 64 modules,
 one kernel each (48 pointwise, 8 loop reductions, 8 register-heavy), each
@@ -54,11 +63,18 @@ import gen_inputs  # noqa: E402
 MLIR_OPT = "/usr/lib/llvm-22/bin/mlir-opt"
 ARCH = "pvc"
 GRF_BYTES = 64  # IGC's "spilled around N" counts 64-byte GRFs on pvc.
+LIB_DIR = os.path.join("usr", "lib", "x86_64-linux-gnu")
+LOADER = "ld-linux-x86-64.so.2"
 OCLOC_FLAGS = {"small": "-cl-intel-128-GRF-per-thread",
                "large": "-cl-intel-256-GRF-per-thread"}
 TRITON_SLOTS = 16  # Triton rebuilds large above 16 spill slots per lane.
-SPILL_LINE = re.compile(r"kernel (\S+)\s+compiled SIMD(\d+) allocated (\d+) "
-                        r"regs and spilled around (\d+)")
+# Both compilers' build log lines for a spilling kernel:
+#   IGC 1.0.12504: "warning: kernel p16_k  compiled SIMD16 allocated 128 regs
+#                   and spilled around 136"
+#   IGC 2.x:       "warning: in kernel 'K': compiled SIMD32 allocated 128
+#                   regs and spilled around 90"
+SPILL_LINE = re.compile(r"kernel (?:'([^']+)':|(\S+))\s+compiled SIMD(\d+) "
+                        r"allocated (\d+) regs and spilled around (\d+)")
 IGC_KERNELS = {"Intel_Symbol_Table_Void_Program"}
 TARGETS = {"cold": 5.0, "warm": 100.0, "renamed": 20.0,
            "compiles_per_kernel": 1.1}
@@ -120,31 +136,144 @@ def upstream_spirv(text):
 
 # --- baseline -------------------------------------------------------------
 
-def ocloc_build(spv, flags, work):
-    """One ocloc process; (seconds, {kernel: (simd, spill bytes)}, error)."""
+class Compiler:
+    """An ocloc installation: the system's (`ocloc` on PATH) or a root
+    directory (ROOT/usr/bin/ocloc*, its libraries in ROOT/usr/lib/
+    x86_64-linux-gnu, started through that directory's loader when it has
+    one, so nothing of the root's C/C++ runtime meets the system's)."""
+
+    def __init__(self, root=None):
+        self.root = root
+        if root is None:
+            exe = shutil.which("ocloc")
+            if not exe:
+                raise BenchError("ocloc not on PATH")
+            self.ocloc = [exe]
+            self.env = None
+            return
+        lib = os.path.join(root, LIB_DIR)
+        bindir = os.path.join(root, "usr", "bin")
+        names = sorted(n for n in (os.listdir(bindir)
+                                   if os.path.isdir(bindir) else [])
+                       if n == "ocloc" or n.startswith("ocloc-"))
+        if not names:
+            raise BenchError(f"--compiler-root {root}: no ocloc in {bindir}")
+        exe = os.path.join(bindir, names[-1])
+        if os.path.exists(os.path.join(lib, LOADER)):
+            self.ocloc = [os.path.join(lib, LOADER), "--library-path", lib,
+                          exe]
+            self.env = None
+        else:
+            self.ocloc = [exe]
+            self.env = dict(os.environ, LD_LIBRARY_PATH=lib)
+
+    def run(self, args, cwd):
+        return timed(self.ocloc + args, cwd=cwd, env=self.env)
+
+    def driver_version(self, work):
+        """`ocloc query OCL_DRIVER_VERSION` (the compute-runtime release;
+        ocloc 22.43 has no --version)."""
+        qdir = tempfile.mkdtemp(dir=work)
+        try:
+            r, _ = self.run(["query", "OCL_DRIVER_VERSION"], qdir)
+            path = os.path.join(qdir, "OCL_DRIVER_VERSION")
+            if r.returncode != 0 or not os.path.exists(path):
+                return "unknown"
+            with open(path, errors="replace") as f:
+                return f.read().replace("\0", "").strip()
+        finally:
+            shutil.rmtree(qdir, ignore_errors=True)
+
+    def igc_version(self):
+        """IGC's version from its library's name (libigc.so.2.40.14+0) or,
+        for the system's, from dpkg (libigc1 1.0.12504.6-1+deb12u1)."""
+        if self.root:
+            lib = os.path.join(self.root, LIB_DIR)
+            for n in sorted(os.listdir(lib)):
+                m = re.match(r"libigc\.so\.(\d+\.\d+\.\d+)", n)
+                if m:
+                    return m.group(1)
+            return "unknown"
+        r = subprocess.run(["dpkg-query", "-W", "-f", "${Version}",
+                            "libigc1"], capture_output=True, text=True)
+        m = re.match(r"(\d+\.\d+\.\d+)", r.stdout)
+        return m.group(1) if r.returncode == 0 and m else "unknown"
+
+
+def ze_info_spills(zebin):
+    """{kernel: (simd, spill bytes)} from a zebin's .ze_info when it has
+    execution_env.spill_size (IGC 2.x); {} otherwise (IGC 1.0.12504's
+    .ze_info 1.20 has no such field). A minimal ELF64 section reader."""
+    import struct
+    if len(zebin) < 64 or zebin[:4] != b"\x7fELF":
+        return {}
+    shoff, = struct.unpack_from("<Q", zebin, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", zebin, 0x3a)
+    sections = [struct.unpack_from("<IIQQQQ", zebin, shoff + i * shentsize)
+                for i in range(shnum)]
+    names_off = sections[shstrndx][4]
+    text = None
+    for name_off, _, _, _, off, size in sections:
+        end = zebin.index(b"\0", names_off + name_off)
+        if zebin[names_off + name_off:end] == b".ze_info":
+            text = zebin[off:off + size].decode(errors="replace")
+    if text is None:
+        return {}
+    spills, name, simd = {}, None, None
+    for line in text.splitlines():
+        m = re.match(r"\s*- name:\s*(\S+)", line)
+        if m:
+            name, simd = m.group(1), None
+        m = re.match(r"\s*simd_size:\s*(\d+)", line)
+        if m:
+            simd = int(m.group(1))
+        m = re.match(r"\s*spill_size:\s*(\d+)", line)
+        if m and name:
+            spills[name] = (simd or 0, int(m.group(1)))
+    return spills
+
+
+def ocloc_build(compiler, spv, flags, work):
+    """One ocloc process; (seconds, {kernel: (simd, spill bytes)}, error).
+    Spills as Triton reads them: .ze_info spill_size where the compiler
+    writes it (IGC 2.x), else the build log's line (64-byte GRFs; both
+    compilers' formats)."""
     odir = tempfile.mkdtemp(dir=work)
-    r, t = timed(["ocloc", "compile", "-file", spv, "-spirv_input",
-                  "-device", ARCH, "-internal_options", "-ze-allow-zebin",
-                  "-options", flags, "-output", "k", "-output_no_suffix",
-                  "-out_dir", odir], cwd=odir)
+    r, t = compiler.run(["compile", "-file", spv, "-spirv_input",
+                         "-device", ARCH, "-internal_options",
+                         "-ze-allow-zebin", "-options", flags, "-output",
+                         "k", "-output_no_suffix", "-out_dir", odir], odir)
     log = (r.stdout + r.stderr).decode(errors="replace")
-    ok = r.returncode == 0 and os.path.exists(os.path.join(odir, "k"))
+    # ocloc 22.43 writes k; ocloc 26 appends .bin whatever
+    # -output_no_suffix says.
+    out = next((os.path.join(odir, n) for n in ("k", "k.bin")
+                if os.path.exists(os.path.join(odir, n))), None)
+    zebin = b""
+    if out:
+        with open(out, "rb") as f:
+            zebin = f.read()
+    ok = r.returncode == 0 and out is not None
     shutil.rmtree(odir, ignore_errors=True)
-    spills = {m.group(1): (int(m.group(2)), int(m.group(4)) * GRF_BYTES)
+    spills = {(m.group(1) or m.group(2)): (int(m.group(3)),
+                                            int(m.group(5)) * GRF_BYTES)
               for m in SPILL_LINE.finditer(log)}
+    if ok:
+        spills.update({k: v for k, v in ze_info_spills(zebin).items()
+                       if v[1] > 0 and k not in IGC_KERNELS})
     err = None if ok else f"ocloc rc {r.returncode}: {log.strip()[-200:]}"
     return t, spills, err
 
 
-def triton_auto(spv, work):
+def triton_auto(compiler, spv, work):
     """Triton's retry: small, then large when small spills > 16 slots."""
-    t, spills, err = ocloc_build(spv, OCLOC_FLAGS["small"], work)
+    t, spills, err = ocloc_build(compiler, spv, OCLOC_FLAGS["small"], work)
     res = {"seconds": t, "builds": 1, "error": err, "mode": "small",
            "spill_small": max([s for _, s in spills.values()], default=0)}
     if err:
         return res
     if any(s // (4 * simd) > TRITON_SLOTS for simd, s in spills.values()):
-        t2, spills2, err2 = ocloc_build(spv, OCLOC_FLAGS["large"], work)
+        t2, spills2, err2 = ocloc_build(compiler, spv, OCLOC_FLAGS["large"],
+                                        work)
         res.update(seconds=t + t2, builds=2, error=err2, mode="large",
                    spill_large=max([s for _, s in spills2.values()],
                                    default=0))
@@ -164,7 +293,7 @@ def upstream_lower(path, out):
         return seconds, upstream_spirv(f.read())
 
 
-def baseline(path, work, texts, original_of=None, sample=None):
+def baseline(compiler, path, work, texts, original_of=None, sample=None):
     """Upstream lowering of the whole file in one process (timed), then
     Triton-style ocloc builds per module, serially.
 
@@ -189,7 +318,7 @@ def baseline(path, work, texts, original_of=None, sample=None):
             spv = os.path.join(spv_dir, name + ".spv")
             with open(spv, "wb") as f:
                 f.write(spirv[name])
-            res.update(triton_auto(spv, work))
+            res.update(triton_auto(compiler, spv, work))
         else:
             res["error"] = "no SPIR-V object from mlir-opt"
         if not res["error"]:
@@ -204,7 +333,7 @@ def baseline(path, work, texts, original_of=None, sample=None):
         spv = os.path.join(spv_dir, name + ".alone.spv")
         with open(spv, "wb") as f:
             f.write(alone[name])
-        res.update(triton_auto(spv, work))
+        res.update(triton_auto(compiler, spv, work))
         res["seconds"] += res["relower_s"]
     result = {"lower_s": lower_s, "modules": len(spirv),
               "per_module": per_module,
@@ -272,11 +401,17 @@ def pipeline_options(build_opts):
     return " ".join(f"{k}={v}" for k, v in build_opts.items())
 
 
+def counts_as_build(attempt):
+    """An IGC build that ran (not a cache hit, not replayed)."""
+    return attempt.get("cache") != "hit" and attempt.get("compile_ms", 0) > 0
+
+
 class Project:
-    def __init__(self, build, out, env):
+    def __init__(self, build, out, env, compiler_root=None):
         self.xpu_opt = os.path.join(build, "bin", "xpu-opt")
         self.out = out
         self.env = env
+        self.compiler_root = compiler_root
         self.options = self.pipeline_option_names()
 
     def pipeline_option_names(self):
@@ -298,6 +433,8 @@ class Project:
     def args(self, path, tag, opts, timing=True):
         report = os.path.join(self.out, f"{tag}.report.json")
         o = dict(arch=ARCH, **{"grf-mode": "auto"}, backend="ocloc", jobs=2)
+        if self.compiler_root:
+            o["compiler-root"] = self.compiler_root
         o.update(opts)
         o["report"] = report
         cmd = [self.xpu_opt, path,
@@ -326,22 +463,25 @@ class Project:
         # (its entry repeats them); the modules linked into one share its
         # build (the first lists it, the others mark it "reused") and list
         # the builds of their own (a part split out) as fresh.
-        fresh = []
+        fresh, by_module = [], {}
         for m in modules:
             if "deduplicated_from" in m:
                 continue
-            fresh += [a for a in m.get("attempts", [])
-                      if not a.get("reused")]
+            mine = [a for a in m.get("attempts", []) if not a.get("reused")]
+            fresh += mine
+            by_module[m["module"]] = sum(1 for a in mine
+                                         if counts_as_build(a))
         return {
             "wall_s": wall, "command": " ".join(cmd),
             "modules": len(modules),
             "kernels": sum(len([k for k in m["kernels"]
                                 if k["name"] not in IGC_KERNELS])
                            for m in modules),
-            "compiles": sum(1 for a in fresh if a.get("cache") != "hit"
-                            and a.get("compile_ms", 0) > 0),
+            "compiles": sum(1 for a in fresh if counts_as_build(a)),
+            "compiles_by_module": by_module,
             "compile_ms_sum": sum(a.get("compile_ms", 0) for a in fresh),
             "cache": sorted({str(m.get("cache")) for m in modules}),
+            "compiler": sorted({str(m.get("compiler")) for m in modules}),
             "timing": parse_timing(stderr),
             "report": report,
         }
@@ -353,8 +493,9 @@ class Project:
             return None
         cmd, _ = self.args(path, tag, opts, timing=False)
         trace = os.path.join(self.out, f"{tag}.strace")
-        r = subprocess.run(["strace", "-f", "-qq", "-e", "trace=execve",
-                            "-o", trace] + cmd, capture_output=True,
+        r = subprocess.run(["strace", "-f", "-qq", "-s", "1024", "-e",
+                            "trace=execve", "-o", trace] + cmd,
+                           capture_output=True,
                            env=self.env)
         if r.returncode != 0:
             raise BenchError(f"{tag}: xpu-opt under strace rc "
@@ -366,6 +507,14 @@ class Project:
                 m = re.search(r'execve\("([^"]+)"', line)
                 if m:
                     prog = os.path.basename(m.group(1))
+                    # A program started through a compiler root's loader
+                    # (ld-linux-x86-64.so.2 --library-path DIR PROGRAM).
+                    via = re.search(r'execve\("[^"]*", \["[^"]*", '
+                                    r'"--library-path", "[^"]*", "([^"]+)"',
+                                    line)
+                    if prog.startswith("ld-linux") and via:
+                        prog = (f"{os.path.basename(via.group(1))} (via "
+                                f"{prog})")
                     counts[prog] = counts.get(prog, 0) + 1
         # The traced xpu-opt itself.
         counts["xpu-opt"] = counts.get("xpu-opt", 1) - 1
@@ -524,7 +673,8 @@ def main():
                         "reduction, 1 heavy that fits small GRF) and a renamed "
                         "set of 4 modules, 2 unique; no strace run of cold; the whole baseline compiled")
     parser.add_argument("--out", help="output directory (default "
-                        "BUILD_DIR/bench/pipeline)")
+                        "BUILD_DIR/bench/pipeline, with --compiler-root DIR "
+                        "BUILD_DIR/bench/pipeline-<DIR's name>)")
     parser.add_argument("--full-baseline", action="store_true",
                         help="compile every module of the renamed set with "
                         "ocloc (default: a sample of --sample modules)")
@@ -536,6 +686,12 @@ def main():
                         "print the top shared objects")
     parser.add_argument("--no-baseline", action="store_true",
                         help=argparse.SUPPRESS)
+    parser.add_argument("--compiler-root", metavar="DIR",
+                        help="the compiler, an ocloc installation (e.g. "
+                        ".compilers/igc-2.40): the baseline's ocloc and "
+                        "xpu-opt's compiler-root=DIR (default "
+                        "$XPU_CODEGEN_COMPILER_ROOT, else the system's "
+                        "ocloc)")
     args = parser.parse_args()
     if args.check:
         diffs = check(args.check)
@@ -547,19 +703,30 @@ def main():
     if not args.build:
         parser.error("BUILD_DIR is required")
     build = os.path.abspath(args.build)
-    out = os.path.abspath(args.out or os.path.join(build, "bench",
-                                                   "pipeline"))
     for tool in (os.path.join(build, "bin", "xpu-opt"), MLIR_OPT):
         if not os.path.exists(tool):
             sys.exit(f"bench.py: {tool} not found")
-    if not shutil.which("ocloc"):
-        sys.exit("bench.py: ocloc not on PATH")
+    root = (args.compiler_root
+            or os.environ.get("XPU_CODEGEN_COMPILER_ROOT") or None)
+    if root:
+        root = os.path.abspath(root)
+    # The system compiler's results in bench/pipeline, another's beside
+    # them (bench/pipeline-igc-2.40).
+    out = os.path.abspath(args.out or os.path.join(
+        build, "bench", "pipeline" + (
+            "-" + os.path.basename(os.path.normpath(root)) if root else "")))
+    try:
+        compiler = Compiler(root)
+    except BenchError as e:
+        sys.exit(f"bench.py: {e}")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
+    # The compiler is passed explicitly (compiler-root=), never inherited.
     env = {k: v for k, v in os.environ.items()
-           if k not in ("XPU_CODEGEN_CACHE_DIR", "XPU_CODEGEN_CACHE_URL")}
+           if k not in ("XPU_CODEGEN_CACHE_DIR", "XPU_CODEGEN_CACHE_URL",
+                        "XPU_CODEGEN_COMPILER_ROOT")}
     try:
-        return run_all(args, build, out, env)
+        return run_all(args, build, out, env, compiler)
     except BenchError as e:
         print(f"bench.py: FAILED: {e}", file=sys.stderr)
         return 1
@@ -585,8 +752,19 @@ def write_inputs(out, quick):
     return paths, mix, renamed, kinds
 
 
-def run_all(args, build, out, env):
+def run_all(args, build, out, env, compiler):
     load_before = os.getloadavg()
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short",
+                             "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or None
+    ident = {"root": compiler.root or "system",
+             "ocloc": " ".join(compiler.ocloc),
+             "driver": compiler.driver_version(out),
+             "igc": compiler.igc_version()}
+    ident["name"] = (f"IGC {ident['igc']} (ocloc {ident['driver']}, "
+                     + (compiler.root or "system ocloc") + ")")
+    print(f"compiler: {ident['name']}; device: {ARCH}", flush=True)
     paths, mix, renamed, kinds = write_inputs(out, args.quick)
     original_of = {name: orig for name, _, orig, _ in renamed}
     n_unique = len(set(original_of.values()))
@@ -595,7 +773,7 @@ def run_all(args, build, out, env):
           + f"); renamed set of {len(renamed)} modules, {n_unique} unique; "
           f"load average {load_before[0]:.2f}, {os.cpu_count()} cores",
           flush=True)
-    project = Project(build, out, env)
+    project = Project(build, out, env, compiler.root)
     has_link = "link" in project.options
     features = {"link": has_link}
     print("xpu-codegen-pipeline options: link="
@@ -606,7 +784,8 @@ def run_all(args, build, out, env):
     os.makedirs(os.path.join(work, "mix"))
     os.makedirs(os.path.join(work, "renamed"))
     texts = lambda mods: {n: gen_inputs.document([t]) for n, _, _, t in mods}
-    base = baseline(paths["mix"], os.path.join(work, "mix"), texts(mix))
+    base = baseline(compiler, paths["mix"], os.path.join(work, "mix"),
+                    texts(mix))
     report_baseline("mix", base)
     sample = None
     if not (args.quick or args.full_baseline):
@@ -616,7 +795,8 @@ def run_all(args, build, out, env):
         sample = list(first.values())
         sample += [n for n, _, _, _ in renamed
                    if n not in sample][:max(args.sample - len(sample), 0)]
-    base_renamed = baseline(paths["renamed"], os.path.join(work, "renamed"),
+    base_renamed = baseline(compiler, paths["renamed"],
+                            os.path.join(work, "renamed"),
                             texts(renamed), original_of, sample)
     report_baseline("renamed", base_renamed)
 
@@ -691,6 +871,16 @@ def run_all(args, build, out, env):
     }
     if has_link:
         cpk["link (cold)"] = runs["link"]["compiles"] / kernels
+    # The register-heavy kernels alone (issue 21: at most 1.1 builds per
+    # kernel under predict=true there).
+    heavy = [n for n, kind, _, _ in mix if kind == "heavy"]
+    if heavy:
+        cpk["heavy: baseline (Triton retry)"] = sum(
+            base["per_module"][n]["builds"] for n in heavy) / len(heavy)
+        for tag, key in (("cold", "measure (cold)"), ("predict", "predict")):
+            cpk[f"heavy: {key}"] = sum(
+                runs[tag]["compiles_by_module"].get(n, 0)
+                for n in heavy) / len(heavy)
     profiles = {tag: profile(r, startup_s, 2) for tag, r in runs.items()}
     perf = {}
     if args.perf:
@@ -701,8 +891,15 @@ def run_all(args, build, out, env):
             perf[tag] = perf_top(cmd, out, env, tag)
     load_after = os.getloadavg()
 
+    # The compiler identity every project run's report names (one each).
+    ident["report"] = sorted({c for r in runs.values()
+                              for c in r["compiler"]})
     summary = {
-        "quick": args.quick, "arch": ARCH,
+        "quick": args.quick, "arch": ARCH, "compiler": ident,
+        "commit": commit, "date": date,
+        "xpu_opt_built": time.strftime(
+            "%Y-%m-%d %H:%M:%S UTC",
+            time.gmtime(os.path.getmtime(project.xpu_opt))),
         "machine": {"cores": os.cpu_count(), "load_before": load_before,
                     "load_after": load_after},
         "inputs": {"mix": len(mix), "kinds": kinds,
@@ -782,6 +979,14 @@ def print_table(s, base, base_renamed, runs, startup_s):
                  runs["renamed"]["wall_s"], f"{r['renamed']:.1f}x",
                  f">= {TARGETS['renamed']:.0f}x: "
                  f"{met(r['renamed'], TARGETS['renamed'])}"))
+    c = s["compiler"]
+    print()
+    print(f"compiler: {c['name']}, device {s['arch']}; reports' compiler: "
+          + "; ".join(c["report"]))
+    print(f"started {s['date']} at {s['commit']} (xpu-opt built "
+          f"{s['xpu_opt_built']}); load average "
+          f"{s['machine']['load_before'][0]:.2f}, {s['machine']['cores']} "
+          "cores")
     print()
     print("| run | wall s | vs baseline | target |")
     print("|---|---:|---:|---|")
@@ -805,6 +1010,19 @@ def print_table(s, base, base_renamed, runs, startup_s):
           f"{s['predict_same_decisions']}/{mix_n} | <= {t}, all equal: "
           f"{met(cpk['predict'], t, at_most=True) if same else '**missed**'}"
           " |")
+    if "heavy: predict" in cpk:
+        nh = s["inputs"]["kinds"].get("heavy", 0)
+        heavy_same = nh - sum(1 for k in s["predict_differing"]
+                              if k.startswith("heavy"))
+        print(f"| {nh} register-heavy kernels: baseline | "
+              f"{cpk['heavy: baseline (Triton retry)']:.2f} | | |")
+        print(f"| {nh} register-heavy kernels: project, measured (cold) | "
+              f"{cpk['heavy: measure (cold)']:.2f} | (reference) | |")
+        ok = (met(cpk["heavy: predict"], t, at_most=True)
+              if heavy_same == nh else "**missed**")
+        print(f"| {nh} register-heavy kernels: project, predict=true | "
+              f"{cpk['heavy: predict']:.2f} | {heavy_same}/{nh} | <= {t}, "
+              f"all equal: {ok} |")
     if s["predict_differing"]:
         print(f"predict decides differently for: "
               f"{', '.join(s['predict_differing'])}")
