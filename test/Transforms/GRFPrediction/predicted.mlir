@@ -2,13 +2,15 @@
 // bytes per lane): acc4 (232 bytes, 91%) is predicted small and built once;
 // acc8 (360 bytes, 141%) is predicted large and built once, skipping the
 // small build; acc12 (488 bytes) is predicted large but large spills, so
-// small is built too and the lesser spill is kept.
+// small is built too and the lesser spill is kept when asked
+// (verify-predicted-large=true; by default the prediction is trusted:
+// unverified-large.mlir).
 // REQUIRES: ocloc
 // RUN: xpu-opt %S/Inputs/acc4.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true cache-dir=none backend=ocloc report=%t.acc4.json" | FileCheck %s --check-prefix=SMALL
 // RUN: FileCheck %s --check-prefix=SMALL-REPORT < %t.acc4.json
 // RUN: xpu-opt %S/Inputs/acc8.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true cache-dir=none backend=ocloc report=%t.acc8.json" | FileCheck %s --check-prefix=LARGE
 // RUN: FileCheck %s --check-prefix=LARGE-REPORT < %t.acc8.json
-// RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true cache-dir=none backend=ocloc report=%t.acc12.json" -o /dev/null
+// RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true verify-predicted-large=true cache-dir=none backend=ocloc report=%t.acc12.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BOTH-REPORT < %t.acc12.json
 
 // SMALL: gpu.binary @acc4 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 232, simd = 32, small_budget = 256, prediction = small>}

@@ -1,11 +1,13 @@
-// verify-predicted-large=false trusts a large prediction even when large
-// spills: acc12 (predicted large, large spills 3968 bytes) is built once,
-// where the default also builds small to compare.
+// verify-predicted-large=false (the default) trusts a large prediction even
+// when large spills: acc12 (predicted large, large spills 3968 bytes) is
+// built once; verify-predicted-large=true also builds small to compare.
 // REQUIRES: ocloc
 // RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true verify-predicted-large=false cache-dir=none backend=ocloc report=%t.json" -o /dev/null
 // RUN: FileCheck %s < %t.json
 // RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true cache-dir=none backend=ocloc report=%t.default.json" -o /dev/null
-// RUN: FileCheck %s --check-prefix=DEFAULT < %t.default.json
+// RUN: FileCheck %s < %t.default.json
+// RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true verify-predicted-large=true cache-dir=none backend=ocloc report=%t.verified.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=VERIFIED < %t.verified.json
 
 // CHECK: "attempts": [
 // CHECK-NEXT: {
@@ -18,7 +20,7 @@
 // CHECK: "grf_mode": "large",
 // CHECK: "plan": "predict_large_unverified",
 
-// DEFAULT: "attempts": [
-// DEFAULT: "grf_mode": "large",
-// DEFAULT: "grf_mode": "small",
-// DEFAULT: "plan": "predict_large",
+// VERIFIED: "attempts": [
+// VERIFIED: "grf_mode": "large",
+// VERIFIED: "grf_mode": "small",
+// VERIFIED: "plan": "predict_large",

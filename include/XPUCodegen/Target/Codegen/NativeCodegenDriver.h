@@ -69,7 +69,7 @@ struct NativeCodegenOptions {
   SPIRVValidation validation = SPIRVValidation::Warn;
   /// When a predicted-large build spills, also build small and keep the
   /// lesser (some kernels spill more in large mode). Off saves that build.
-  bool verifyPredictedLarge = true;
+  bool verifyPredictedLarge = false;
   /// Work-items per work-group of kernels whose SPIR-V declares none
   /// (`LocalSize`): what the caller will launch them with, e.g. Triton's
   /// num_warps x threads_per_warp. 0: unknown (only declared sizes count).

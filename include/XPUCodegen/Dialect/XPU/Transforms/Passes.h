@@ -188,8 +188,9 @@ struct CodegenPipelineOptions
   PassOptions::Option<bool> verifyPredictedLarge{
       *this, "verify-predicted-large",
       llvm::cl::desc("When a module predicted large spills in large mode, "
-                     "build small too and keep the lesser"),
-      llvm::cl::init(true)};
+                     "build small too and keep the lesser (off: trust the "
+                     "prediction, made only outside the uncertain band)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the whole flow: attach the target, resolve GRF modes, lower

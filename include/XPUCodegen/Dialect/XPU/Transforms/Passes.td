@@ -496,10 +496,12 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
              clEnumValN(::mlir::xpu::GRFMode::Large, "256", "large"),
              clEnumValN(::mlir::xpu::GRFMode::XLarge, "512", "xlarge"))}]>,
     Option<"verifyPredictedLarge", "verify-predicted-large", "bool",
-           /*default=*/"true",
+           /*default=*/"false",
            "When a module predicted large (xpu-select-grf-mode predict=true) "
-           "spills in large mode, build small too and keep the lesser; off "
-           "trusts the prediction and saves that build">,
+           "spills in large mode, build small too and keep the lesser. Off "
+           "by default: a large prediction is made only outside the "
+           "uncertain band, where no calibration kernel was best in small "
+           "(docs/RegisterPressure.md), so the build is saved">,
     Option<"timeoutMs", "timeout-ms", "uint64_t", /*default=*/"300000",
            "Wall-clock limit per compile, in milliseconds (0: none)">,
     Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",
