@@ -1,0 +1,189 @@
+//===- LinkedBuild.cpp - One build for a linked module's parts ------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A linked module is built once, in the mode every part's decision starts
+// with; each part then gets the decision an unlinked run would make, from
+// that build restricted to its kernels, or from builds of the part alone
+// where the decision asks for another mode or the linked build failed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NativeCodegenDriverImpl.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <mutex>
+
+using namespace mlir::xpu;
+using namespace mlir::xpu::detail;
+
+/// The mode of the first build decideGRF asks for under `policy`: a linked
+/// module builds once in that mode, and each part's decision reuses it.
+static BuildGRF getFirstBuildMode(GRFPolicy policy, AutoStrategy strategy,
+                                  BuildPlan plan) {
+  switch (policy) {
+  case GRFPolicy::Small:
+    return BuildGRF::Small;
+  case GRFPolicy::Large:
+    return BuildGRF::Large;
+  case GRFPolicy::XLarge:
+    return BuildGRF::XLarge;
+  case GRFPolicy::Default:
+    return BuildGRF::Default;
+  case GRFPolicy::Auto:
+    break;
+  }
+  if (strategy == AutoStrategy::IGC)
+    return BuildGRF::IGCAuto;
+  return plan == BuildPlan::PredictLarge ||
+                 plan == BuildPlan::PredictLargeUnverified
+             ? BuildGRF::Large
+             : BuildGRF::Small;
+}
+
+/// `attempt` as far as `kernels` are concerned: their measurements, and the
+/// largest of their spills as the build's (the flags apply to the whole
+/// module, so a module's spill is its worst kernel's).
+static BuildAttempt restrictToKernels(const BuildAttempt &attempt,
+                                      llvm::ArrayRef<std::string> kernels) {
+  BuildAttempt part;
+  part.mode = attempt.mode;
+  part.buildFlags = attempt.buildFlags;
+  part.log = attempt.log;
+  part.compileMs = attempt.compileMs;
+  part.cache = attempt.cache;
+  part.reused = attempt.reused;
+  for (const KernelMeasurement &kernel : attempt.kernels) {
+    if (!llvm::is_contained(kernels, kernel.name))
+      continue;
+    part.spillSize = std::max(part.spillSize, kernel.spillSize);
+    part.kernels.push_back(kernel);
+  }
+  return part;
+}
+
+/// A linked module: one build in the mode every part's decision starts
+/// with, then per part the decision an unlinked run would make, from the
+/// linked build restricted to the part's kernels and, where the decision
+/// asks for another mode (or the linked build failed), from builds of the
+/// part alone.
+ModuleCompileResult NativeCodegenDriver::Batch::compileLinked(
+    size_t index, const PreparedModule &module, BuildPlan plan,
+    llvm::StringRef planNote) {
+  const ModuleCompileRequest &request = requests[index];
+  BuildGRF linkedMode =
+      getFirstBuildMode(module.policy, options.autoStrategy, plan);
+  std::optional<BuildAttempt> linked;
+  std::string linkedError;
+  if (llvm::Expected<BuildAttempt> attempt = build(index, module, linkedMode)) {
+    attempt->mode = linkedMode;
+    linked = std::move(*attempt);
+  } else {
+    linkedError = llvm::toString(attempt.takeError());
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    moduleKeys[index].clear();
+  }
+
+  GRFDecision decision;
+  decision.source = "linked";
+  decision.reason =
+      llvm::formatv("{0} modules linked into one {1} build",
+                    request.parts.size(), stringifyBuildGRF(linkedMode));
+  if (linked)
+    decision.attempts.push_back(*linked);
+  else
+    decision.reason += " that failed, so each was built alone: " + linkedError;
+  ModuleCompileResult result =
+      describe(request, module, plan, planNote, std::move(decision));
+  bool linkedCounted = false;
+  for (size_t part = 0, e = request.parts.size(); part < e; ++part)
+    result.parts.push_back(compilePart(index, part, module, plan, planNote,
+                                       linkedMode, linked, linkedCounted));
+  return result;
+}
+
+/// One part's decision (see compileLinked). Its own SPIR-V is emitted only
+/// when a build of the part alone is needed.
+LinkedPartResult NativeCodegenDriver::Batch::compilePart(
+    size_t index, size_t partIndex, const PreparedModule &module,
+    BuildPlan plan, llvm::StringRef planNote, BuildGRF linkedMode,
+    const std::optional<BuildAttempt> &linked, bool &linkedCounted) {
+  const ModuleCompileRequest &request = requests[index];
+  const LinkedPart &part = request.parts[partIndex];
+  ModuleCompileRequest partRequest;
+  partRequest.name = part.name;
+  partRequest.arch = request.arch;
+  partRequest.policy = request.policy;
+  partRequest.plan = request.plan;
+  partRequest.pressure = part.pressure;
+  partRequest.extraFlags = request.extraFlags;
+  partRequest.maxWorkGroupSize = request.maxWorkGroupSize;
+
+  // The part as the linked build sees it: its kernels only.
+  PreparedModule partModule = module;
+  llvm::erase_if(partModule.spirvKernels, [&](const SPIRVKernelInfo &kernel) {
+    return !llvm::is_contained(part.kernels, kernel.name);
+  });
+  LaunchLimits limits = getLaunchLimits(partRequest, options, partModule);
+
+  // The part alone, emitted and prepared on first use (a speculative plan
+  // asks from two threads).
+  std::mutex aloneMutex;
+  std::optional<llvm::Expected<PreparedModule>> alone;
+  auto buildAlone = [&](BuildGRF mode) -> llvm::Expected<BuildAttempt> {
+    {
+      std::lock_guard<std::mutex> lock(aloneMutex);
+      if (!alone) {
+        llvm::Expected<std::vector<char>> spirv =
+            request.emitPart
+                ? request.emitPart(partIndex)
+                : llvm::Expected<std::vector<char>>(
+                      llvm::createStringError("no way to emit the part alone"));
+        if (!spirv) {
+          alone.emplace(spirv.takeError());
+        } else {
+          partRequest.spirv = std::move(*spirv);
+          alone.emplace(
+              prepare(partRequest, options, [&](WorkerBackend backend) {
+                return impl.getCompilerIdentity(backend);
+              }));
+        }
+      }
+      if (!*alone)
+        return llvm::createStringError("building '" + part.name + "' alone: " +
+                                       llvm::toString((*alone).takeError()));
+    }
+    return buildShared(partRequest, **alone, mode, /*keys=*/nullptr);
+  };
+  auto partBuild = [&](BuildGRF mode) -> llvm::Expected<BuildAttempt> {
+    if (mode != linkedMode || !linked)
+      return buildAlone(mode);
+    BuildAttempt attempt = restrictToKernels(*linked, part.kernels);
+    // The linked build's time counts once, for its first part.
+    if (std::exchange(linkedCounted, true)) {
+      attempt.reused = true;
+      attempt.compileMs = 0;
+    }
+    return attempt;
+  };
+
+  LinkedPartResult result;
+  llvm::Expected<GRFDecision> decision = decideLaunchableGRF(
+      module.policy, options.autoStrategy, options.spillThreshold, plan,
+      getBuildLadder(*module.device), limits, partBuild);
+  if (!decision) {
+    result.error = llvm::toString(decision.takeError());
+    return result;
+  }
+  const BuildAttempt &chosen = decision->getChosen();
+  result.split = !linked || chosen.mode != linkedMode;
+  if (!result.split)
+    decision->reason += " (linked build)";
+  result.result =
+      describe(partRequest, partModule, plan, planNote, std::move(*decision));
+  return result;
+}

@@ -1,0 +1,167 @@
+//===- NativeCodegenDriverImpl.h - Driver internals -------------*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Private to lib/Target/Codegen: the driver's state (Impl), one compile()
+// call (Batch) and the module preparation they share. The steps live in
+// NativeCodegenDriver.cpp (the batch and its report), ModulePreparation.cpp
+// (checks that need no compiler, launch limits), SharedBuilds.cpp (builds
+// deduplicated by key: cache, else worker) and LinkedBuild.cpp (a linked
+// module's one build and its parts' decisions).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_LIB_TARGET_CODEGEN_NATIVECODEGENDRIVERIMPL_H
+#define XPUCODEGEN_LIB_TARGET_CODEGEN_NATIVECODEGENDRIVERIMPL_H
+
+#include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Target/Codegen/BackendSelection.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVModuleInfo.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+namespace detail {
+
+/// The outcome of one unique build, shared by every module that asked for it.
+struct SharedBuild {
+  std::optional<BuildAttempt> attempt;
+  std::string error;
+  /// "hit", "miss" or "off", the same for every module sharing the build.
+  std::string cache = "off";
+};
+using SharedBuildFuture = std::shared_future<std::shared_ptr<SharedBuild>>;
+
+/// A request after the checks that need no compiler.
+struct PreparedModule {
+  const DeviceInfo *device = nullptr;
+  /// Hex SHA-256 of the SPIR-V, computed once per module.
+  std::string spirvDigest;
+  BackendChoice backend;
+  std::string compilerIdentity;
+  GRFPolicy policy = GRFPolicy::Auto;
+  std::string policyNote;
+  /// SPIRV-Tools' rejection, when validation only warns.
+  std::string validation;
+  std::vector<SPIRVKernelInfo> spirvKernels;
+};
+
+/// The content address of one build: everything that can change its output.
+std::string getBuildKey(const PreparedModule &module,
+                        llvm::StringRef buildFlags);
+
+/// What the module's binaries must fit to launch: the work-group sizes and
+/// required SIMD widths its SPIR-V declares (SPIR-V that does not parse has
+/// none: its binary is still checked against the default size), the size the
+/// caller launches the others with, and the device.
+LaunchLimits getLaunchLimits(const ModuleCompileRequest &request,
+                             const NativeCodegenOptions &options,
+                             const PreparedModule &module);
+
+/// A request after the checks that need no compiler, with its backend,
+/// compiler identity and SPIR-V digest.
+llvm::Expected<PreparedModule>
+prepare(const ModuleCompileRequest &request,
+        const NativeCodegenOptions &options,
+        llvm::function_ref<llvm::Expected<CompilerIdentity>(WorkerBackend)>
+            getCompilerIdentity);
+
+} // namespace detail
+
+/// The driver's state across compile() calls.
+struct NativeCodegenDriver::Impl {
+  WorkerPool *pool = nullptr;
+  /// Warnings for takeWarnings(); cacheWriteFailed makes the cache's one.
+  std::mutex warningMutex;
+  std::vector<std::string> warnings;
+  bool cacheWriteFailed = false;
+
+  /// A cache that cannot be written costs time, not output: one warning.
+  void noteCacheStore(llvm::Error error);
+
+  /// The persistent cache; std::nullopt when disabled.
+  std::optional<CompileCache> cache;
+  std::mutex mutex;
+  /// Builds started in this driver, by build key: identical builds run once.
+  llvm::StringMap<detail::SharedBuildFuture> builds;
+  std::mutex identityMutex;
+  std::optional<CompilerIdentity> identities[2];
+
+  /// The compiler identity for cache keys. Asking a worker starts IGC, so
+  /// the persistent cache keeps the answer, valid while the files the
+  /// worker had mapped are unchanged: a fully cached run starts no worker.
+  llvm::Expected<CompilerIdentity> getCompilerIdentity(WorkerBackend backend);
+};
+
+/// One compile() call. Each module goes through named steps: prepare (checks
+/// that need no compiler), choosePlan (how auto runs its builds), decideGRF
+/// (whose builds go through runSharedBuild: cache, else worker, then store)
+/// and describe; markReusedBuilds then fixes the report's view of builds
+/// shared between modules in input order, so output is the same for any
+/// `jobs`.
+class NativeCodegenDriver::Batch {
+public:
+  Batch(const NativeCodegenOptions &options, Impl &impl,
+        llvm::ArrayRef<ModuleCompileRequest> requests)
+      : options(options), impl(impl), requests(requests),
+        results(requests.size()), moduleKeys(requests.size()) {}
+
+  std::vector<llvm::Expected<ModuleCompileResult>> run();
+
+private:
+  void compileModule(size_t index);
+  BuildPlan choosePlan(const ModuleCompileRequest &request,
+                       const detail::PreparedModule &module,
+                       std::string &note) const;
+  llvm::Expected<BuildAttempt>
+  build(size_t index, const detail::PreparedModule &module, BuildGRF mode);
+  llvm::Expected<BuildAttempt> buildShared(const ModuleCompileRequest &request,
+                                           const detail::PreparedModule &module,
+                                           BuildGRF mode,
+                                           std::vector<std::string> *keys);
+  ModuleCompileResult compileLinked(size_t index,
+                                    const detail::PreparedModule &module,
+                                    BuildPlan plan, llvm::StringRef planNote);
+  LinkedPartResult
+  compilePart(size_t index, size_t part, const detail::PreparedModule &module,
+              BuildPlan plan, llvm::StringRef planNote, BuildGRF linkedMode,
+              const std::optional<BuildAttempt> &linked, bool &linkedCounted);
+  std::shared_ptr<detail::SharedBuild>
+  runSharedBuild(const ModuleCompileRequest &,
+                 const detail::PreparedModule &module, BuildGRF mode,
+                 llvm::StringRef flags, llvm::StringRef key);
+  std::optional<BuildAttempt>
+  lookupCachedBuild(const detail::PreparedModule &module, BuildGRF mode,
+                    llvm::StringRef flags, llvm::StringRef key) const;
+  llvm::Expected<BuildAttempt>
+  compileOnWorker(const ModuleCompileRequest &request,
+                  const detail::PreparedModule &module, BuildGRF mode,
+                  llvm::StringRef flags) const;
+  ModuleCompileResult describe(const ModuleCompileRequest &request,
+                               const detail::PreparedModule &module,
+                               BuildPlan plan, llvm::StringRef planNote,
+                               GRFDecision decision) const;
+  void markReusedBuilds();
+
+  const NativeCodegenOptions &options;
+  Impl &impl;
+  llvm::ArrayRef<ModuleCompileRequest> requests;
+  std::vector<std::optional<llvm::Expected<ModuleCompileResult>>> results;
+  /// Build keys per module, in the order its builds ran.
+  std::vector<std::vector<std::string>> moduleKeys;
+};
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_LIB_TARGET_CODEGEN_NATIVECODEGENDRIVERIMPL_H
