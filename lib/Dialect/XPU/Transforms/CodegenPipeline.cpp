@@ -74,6 +74,8 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   if (options.link) {
     XPULinkModulesOptions link;
     link.maxKernels = options.linkMaxKernels;
+    link.xegpuOpLevel = options.xegpuOpLevel;
+    link.use64bitIndex = options.use64bitIndex;
     pm.addPass(createXPULinkModules(link));
   }
 

@@ -10,17 +10,21 @@
 // targets and module attributes), in input order, and each group is cut
 // into linked modules of at most `max-kernels` kernels. The parts are
 // recorded in `xpu.linked` so that xpu-native-codegen reports and decides
-// per original module.
+// per original module. A module is linked only when it lowers alone (tried
+// on a copy), so one that cannot be lowered fails alone.
 //
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/DeviceLowering.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 
+#include "mlir/Dialect/LLVMIR/XeVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -75,6 +79,15 @@ namespace {
 struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   using Base::Base;
 
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The lowering tried on copies loads these; load them before it runs.
+    OpPassManager pm(gpu::GPUModuleOp::getOperationName());
+    buildDeviceLoweringPipeline(pm, "workgroup", true);
+    pm.getDependentDialects(registry);
+    registry.insert<xevm::XeVMDialect>();
+  }
+
   void runOnOperation() override {
     if (maxKernels < 2) {
       mlir::emitError(getOperation().getLoc())
@@ -82,17 +95,47 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
           << maxKernels.getValue();
       return signalPassFailure();
     }
-    // Link key -> the modules with it, in input order.
-    llvm::MapVector<Attribute, SmallVector<gpu::GPUModuleOp>> groups;
+    SmallVector<gpu::GPUModuleOp> candidates;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
       if (isLinkable(module) && getKernelNames(module).size() < maxKernels)
-        groups[getLinkKey(module)].push_back(module);
+        candidates.push_back(module);
+    // Link key and XeGPU level -> the modules with them, in input order.
+    llvm::MapVector<Attribute, SmallVector<gpu::GPUModuleOp>> groups;
+    Builder builder(&getContext());
+    for (gpu::GPUModuleOp module : candidates)
+      if (FailureOr<StringRef> level = checkLowersAlone(module);
+          succeeded(level))
+        groups[builder.getArrayAttr(
+                   {getLinkKey(module), builder.getStringAttr(*level)})]
+            .push_back(module);
 
     SymbolTable symbols(getOperation());
     for (auto &[key, modules] : groups)
       for (ArrayRef<gpu::GPUModuleOp> batch : cutIntoBatches(modules))
         if (batch.size() > 1)
           link(batch, symbols);
+  }
+
+  /// The XeGPU level `module` lowers at, or failure when it does not lower
+  /// alone (tried on a copy with check-lowering). Diagnostics are dropped:
+  /// the module's own lowering reports them, located, when it fails alone.
+  FailureOr<StringRef> checkLowersAlone(gpu::GPUModuleOp module) {
+    ScopedDiagnosticHandler quiet(&getContext(),
+                                  [](Diagnostic &) { return success(); });
+    FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
+    if (failed(level) || !checkLowering)
+      return level;
+    OpBuilder builder(module);
+    auto copy = cast<gpu::GPUModuleOp>(builder.clone(*module));
+    copy.setName("__xpu_link_check");
+    OpPassManager pm(gpu::GPUModuleOp::getOperationName());
+    buildDeviceLoweringPipeline(pm, *level, use64bitIndex);
+    bool lowered = succeeded(runPipeline(pm, copy)) && !findUnloweredOp(copy);
+    copy.erase();
+    if (lowered)
+      return level;
+    ++numNotLowering;
+    return failure();
   }
 
   /// Consecutive runs of `modules` with at most max-kernels kernels each.

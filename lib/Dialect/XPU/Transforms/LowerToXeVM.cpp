@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/DeviceLowering.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 
@@ -115,8 +116,9 @@ struct EmulateMaskedMemoryPass
 };
 } // namespace
 
-static void buildDevicePipeline(GPUModulePM &pm, StringRef xegpuOpLevel,
-                                bool use64bitIndex) {
+void mlir::xpu::buildDeviceLoweringPipeline(GPUModulePM &pm,
+                                            StringRef xegpuOpLevel,
+                                            bool use64bitIndex) {
   pm.addPass(createCSEPass());
   pm.addPass(createConvertVectorToSCFPass());
   pm.addPass(createLowerAffinePass());
@@ -186,8 +188,8 @@ static XeGPUShape getXeGPUShape(Operation *op) {
 /// upstream's `lane` passes whatever `requested` says: the layout
 /// propagation of the other levels rejects both. A module that mixes
 /// lane-level and sub-group-level XeGPU ops is an error.
-static FailureOr<StringRef> getXeGPUOpLevel(gpu::GPUModuleOp module,
-                                            StringRef requested) {
+FailureOr<StringRef> mlir::xpu::getDeviceXeGPULevel(gpu::GPUModuleOp module,
+                                                    StringRef requested) {
   bool hasXeGPU = false;
   Operation *firstLane = nullptr;
   Operation *firstSubgroup = nullptr;
@@ -246,8 +248,7 @@ static bool isLowered(Operation *op) {
       op->getDialect());
 }
 
-/// The first op of `module` that is neither lowered nor a conversion cast.
-static Operation *findUnloweredOp(gpu::GPUModuleOp module) {
+Operation *mlir::xpu::findUnloweredOp(gpu::GPUModuleOp module) {
   Operation *unlowered = nullptr;
   module.getBody()->walk<WalkOrder::PreOrder>([&](Operation *op) {
     if (isLowered(op) || isa<UnrealizedConversionCastOp>(op))
@@ -266,7 +267,7 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
     Base::getDependentDialects(registry);
     // The dynamic pipeline's dialects must be loaded before it runs.
     GPUModulePM pm(gpu::GPUModuleOp::getOperationName());
-    buildDevicePipeline(pm, "workgroup", true);
+    buildDeviceLoweringPipeline(pm, "workgroup", true);
     pm.getDependentDialects(registry);
     registry.insert<xevm::XeVMDialect>();
   }
@@ -310,11 +311,11 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
   LogicalResult lower(gpu::GPUModuleOp module) {
     OwningOpRef<Operation *> input(module->clone());
     FirstErrorRecorder recorder(&getContext());
-    FailureOr<StringRef> level = getXeGPUOpLevel(module, xegpuOpLevel);
+    FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
     bool lowered = false;
     if (succeeded(level)) {
       GPUModulePM pm(gpu::GPUModuleOp::getOperationName());
-      buildDevicePipeline(pm, *level, use64bitIndex);
+      buildDeviceLoweringPipeline(pm, *level, use64bitIndex);
       lowered = succeeded(runPipeline(pm, module));
     }
     // Past the GPU conversion, an op left over is what has no lowering;

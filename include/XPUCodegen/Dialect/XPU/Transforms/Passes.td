@@ -256,12 +256,28 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
     `max-kernels` bounds the kernels of one linked module, so that one huge
     module does not serialize all work onto one compiler worker (`jobs`);
     modules with more kernels than that stay alone.
+
+    With `check-lowering` (the default), each candidate is first lowered
+    alone, on a copy, by `xpu-lower-to-xevm`'s device pipeline (with the
+    same `xegpu-op-level` and `use-64bit-index`): a module that does not
+    lower is not linked, so it fails alone, with its own located error, and
+    the modules it would have joined still compile. Modules lowered at
+    different XeGPU levels (lane-level SIMT code vs sub-group code) never
+    link together.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
   let options = [
     Option<"maxKernels", "max-kernels", "unsigned", /*default=*/"16",
            "Most kernels in one linked module (at least 2)">,
+    Option<"checkLowering", "check-lowering", "bool", /*default=*/"true",
+           "Lower each module alone on a copy first; link only those that "
+           "lower, so one that does not fails alone">,
+    Option<"xegpuOpLevel", "xegpu-op-level", "std::string",
+           /*default=*/"\"workgroup\"",
+           "Granularity of XeGPU ops, as for xpu-lower-to-xevm">,
+    Option<"use64bitIndex", "use-64bit-index", "bool", /*default=*/"true",
+           "Lower index to i64 (else i32), as for xpu-lower-to-xevm">,
   ];
   let statistics = [
     Statistic<"numLinkedModules", "linked-modules",
@@ -269,6 +285,8 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
     Statistic<"numParts", "parts", "Modules merged into a linked module">,
     Statistic<"numRenamed", "renamed-symbols",
               "Symbols renamed because they collided">,
+    Statistic<"numNotLowering", "not-lowering",
+              "Modules left unlinked because they do not lower alone">,
   ];
 }
 
