@@ -44,12 +44,8 @@ namespace py = pybind11;
 using namespace mlir::xpu;
 using namespace mlir::xpu::python;
 
-PYBIND11_MODULE(_xpu_codegen, m) {
-  m.doc() = "Native half of xpu_codegen (SPIR-V, zebins, devices; no MLIR); "
-            "use the xpu_codegen package.";
-
-  defineCompileSPIRV(m);
-
+/// read_zebin: a zebin's kernels and their measurements.
+static void defineReadZebin(py::module_ &m) {
   m.def(
       "read_zebin",
       [](py::bytes data) {
@@ -90,9 +86,10 @@ PYBIND11_MODULE(_xpu_codegen, m) {
       },
       py::arg("data"),
       "Reads a zebin: {'error', 'ze_info_version', 'kernels': [...]}.");
+}
 
-  defineShutdown(m);
-
+/// Arch and PCI ID lookups, and the messages for a bad arch or cache URL.
+static void defineLookups(py::module_ &m) {
   m.def(
       "lookup_arch",
       [](const std::string &name) -> std::optional<std::string> {
@@ -126,6 +123,10 @@ PYBIND11_MODULE(_xpu_codegen, m) {
       [](const std::string &name) { return describeUnknownDevice(name); },
       py::arg("name"),
       "The unknown-arch message, with a suggestion when one is close.");
+}
+
+/// Device table facts, and where the compiler worker is.
+static void defineDeviceFacts(py::module_ &m) {
   m.def(
       "device_info",
       [](const std::string &name) -> std::optional<py::dict> {
@@ -156,4 +157,15 @@ PYBIND11_MODULE(_xpu_codegen, m) {
   m.def(
       "find_worker", [] { return findWorkerExecutable(); },
       "Path of the compiler worker the next compile would start.");
+}
+
+PYBIND11_MODULE(_xpu_codegen, m) {
+  m.doc() = "Native half of xpu_codegen (SPIR-V, zebins, devices; no MLIR); "
+            "use the xpu_codegen package.";
+
+  defineCompileSPIRV(m);
+  defineReadZebin(m);
+  defineShutdown(m);
+  defineLookups(m);
+  defineDeviceFacts(m);
 }
