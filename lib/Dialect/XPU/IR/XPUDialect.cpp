@@ -58,65 +58,69 @@ static bool isLinkedParts(NamedAttribute attr) {
   });
 }
 
-LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
-                                                   NamedAttribute attr) {
-  StringRef name = attr.getName().getValue();
-  if (name != kGRFModeAttrName && name != kDeviceArchAttrName &&
-      name != kSpillAttrName && name != kPressureAttrName &&
-      name != kAutoPlanAttrName && name != kErrorAttrName &&
-      name != kDuplicatesAttrName && name != kModuleCacheKeyAttrName &&
-      name != kModuleCacheHitAttrName && name != kSplitFromAttrName &&
-      name != kLinkedAttrName && name != kLinkSourceAttrName)
-    return op->emitOpError()
-           << "has unknown xpu attribute '" << name << "'; expected one of '"
-           << kGRFModeAttrName << "', '" << kDeviceArchAttrName << "', '"
-           << kSpillAttrName << "', '" << kPressureAttrName << "', '"
-           << kAutoPlanAttrName << "', '" << kErrorAttrName << "', '"
-           << kDuplicatesAttrName << "', '" << kModuleCacheKeyAttrName << "', '"
-           << kModuleCacheHitAttrName << "', '" << kSplitFromAttrName << "', '"
-           << kLinkedAttrName << "', '" << kLinkSourceAttrName << "'";
-  if (!canCarryXPUAttrs(op))
-    return op->emitOpError()
-           << "'" << name
-           << "' only valid on gpu.module, gpu.binary and kernel functions";
+/// Every discardable attribute the dialect defines, in the order the
+/// unknown-attribute error lists them.
+static ArrayRef<StringRef> getKnownAttrNames() {
+  static const StringRef names[] = {
+      XPUDialect::kGRFModeAttrName,        XPUDialect::kDeviceArchAttrName,
+      XPUDialect::kSpillAttrName,          XPUDialect::kPressureAttrName,
+      XPUDialect::kAutoPlanAttrName,       XPUDialect::kErrorAttrName,
+      XPUDialect::kDuplicatesAttrName,     XPUDialect::kModuleCacheKeyAttrName,
+      XPUDialect::kModuleCacheHitAttrName, XPUDialect::kSplitFromAttrName,
+      XPUDialect::kLinkedAttrName,         XPUDialect::kLinkSourceAttrName};
+  return names;
+}
 
-  if (name == kGRFModeAttrName) {
-    if (!isa<GRFModeAttr>(attr.getValue()))
-      return op->emitOpError()
-             << "'" << name << "' must be a #xpu.grf_mode attribute, got "
-             << attr.getValue();
+/// `attr` holds an `AttrT`, described as `what` in the error.
+template <typename AttrT>
+static LogicalResult verifyAttrKind(Operation *op, NamedAttribute attr,
+                                    StringRef what) {
+  if (isa<AttrT>(attr.getValue()))
     return success();
-  }
-  if (name == kDeviceArchAttrName) {
-    auto arch = dyn_cast<StringAttr>(attr.getValue());
-    if (!arch)
-      return op->emitOpError()
-             << "'" << name << "' must be a string naming a device, got "
-             << attr.getValue();
-    if (!lookupDevice(arch.getValue()))
-      return op->emitOpError()
-             << "'" << name << "' names unknown device '" << arch.getValue()
-             << "'; valid devices: " << getValidDeviceNames();
-    return success();
-  }
-  if (name == kPressureAttrName) {
-    if (!isa<PressureAttr>(attr.getValue()))
-      return op->emitOpError()
-             << "'" << name << "' must be a #xpu.pressure attribute, got "
-             << attr.getValue();
-    return success();
-  }
-  if (name == kDuplicatesAttrName) {
+  return op->emitOpError() << "'" << attr.getName().getValue() << "' must be a "
+                           << what << " attribute, got " << attr.getValue();
+}
+
+static LogicalResult verifyDeviceArch(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  auto arch = dyn_cast<StringAttr>(attr.getValue());
+  if (!arch)
+    return op->emitOpError()
+           << "'" << name << "' must be a string naming a device, got "
+           << attr.getValue();
+  if (!lookupDevice(arch.getValue()))
+    return op->emitOpError()
+           << "'" << name << "' names unknown device '" << arch.getValue()
+           << "'; valid devices: " << getValidDeviceNames();
+  return success();
+}
+
+static LogicalResult verifyAutoPlan(Operation *op, NamedAttribute attr) {
+  if (failed(verifyAttrKind<AutoPlanAttr>(op, attr, "#xpu.auto_plan")))
+    return failure();
+  // The plan says how to resolve `auto`: it means nothing on a kernel.
+  if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+    return op->emitOpError() << "'" << attr.getName().getValue()
+                             << "' only valid on gpu.module and gpu.binary";
+  return success();
+}
+
+/// The records the pipeline leaves on modules and binaries: duplicates,
+/// linked parts, the link source, and plain strings (error, cache keys,
+/// split origin).
+static LogicalResult verifyModuleRecord(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  bool onModule = isa<gpu::GPUModuleOp, gpu::BinaryOp>(op);
+  if (name == XPUDialect::kDuplicatesAttrName) {
     auto names = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>) ||
-        !isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+    if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>) || !onModule)
       return op->emitOpError() << "'" << name
                                << "' must be an array of module names on a "
                                   "gpu.module or gpu.binary";
     return success();
   }
-  if (name == kLinkedAttrName) {
-    if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op) || !isLinkedParts(attr))
+  if (name == XPUDialect::kLinkedAttrName) {
+    if (!onModule || !isLinkedParts(attr))
       return op->emitOpError()
              << "'" << name
              << "' must be an array of {module = \"...\", kernels = "
@@ -124,7 +128,7 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
                 "gpu.binary";
     return success();
   }
-  if (name == kLinkSourceAttrName) {
+  if (name == XPUDialect::kLinkSourceAttrName) {
     auto source = dyn_cast<DictionaryAttr>(attr.getValue());
     if (!isa<gpu::GPUModuleOp>(op) || !source ||
         !source.getAs<StringAttr>("binary") ||
@@ -134,29 +138,39 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
                                   "N} on a gpu.module";
     return success();
   }
-  if (name == kErrorAttrName || name == kModuleCacheKeyAttrName ||
-      name == kModuleCacheHitAttrName || name == kSplitFromAttrName) {
-    if (!isa<StringAttr>(attr.getValue()) ||
-        !isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
-      return op->emitOpError() << "'" << name
-                               << "' must be a string on a gpu.module or "
-                                  "gpu.binary";
-    return success();
-  }
-  if (name == kAutoPlanAttrName) {
-    if (!isa<AutoPlanAttr>(attr.getValue()))
-      return op->emitOpError()
-             << "'" << name << "' must be a #xpu.auto_plan attribute, got "
-             << attr.getValue();
-    // The plan says how to resolve `auto`: it means nothing on a kernel.
-    if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
-      return op->emitOpError()
-             << "'" << name << "' only valid on gpu.module and gpu.binary";
-    return success();
-  }
-  if (!isa<SpillAttr>(attr.getValue()))
-    return op->emitOpError()
-           << "'" << name << "' must be a #xpu.spill attribute, got "
-           << attr.getValue();
+  if (!isa<StringAttr>(attr.getValue()) || !onModule)
+    return op->emitOpError() << "'" << name
+                             << "' must be a string on a gpu.module or "
+                                "gpu.binary";
   return success();
+}
+
+LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
+                                                   NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  if (!llvm::is_contained(getKnownAttrNames(), name)) {
+    InFlightDiagnostic diag = op->emitOpError()
+                              << "has unknown xpu attribute '" << name
+                              << "'; expected one of ";
+    llvm::interleave(
+        getKnownAttrNames(),
+        [&](StringRef known) { diag << "'" << known << "'"; },
+        [&] { diag << ", "; });
+    return diag;
+  }
+  if (!canCarryXPUAttrs(op))
+    return op->emitOpError()
+           << "'" << name
+           << "' only valid on gpu.module, gpu.binary and kernel functions";
+  if (name == kGRFModeAttrName)
+    return verifyAttrKind<GRFModeAttr>(op, attr, "#xpu.grf_mode");
+  if (name == kDeviceArchAttrName)
+    return verifyDeviceArch(op, attr);
+  if (name == kPressureAttrName)
+    return verifyAttrKind<PressureAttr>(op, attr, "#xpu.pressure");
+  if (name == kAutoPlanAttrName)
+    return verifyAutoPlan(op, attr);
+  if (name == kSpillAttrName)
+    return verifyAttrKind<SpillAttr>(op, attr, "#xpu.spill");
+  return verifyModuleRecord(op, attr);
 }
