@@ -122,6 +122,102 @@ void injectFault(const Module &module) {
   }
 }
 
+/// The request's "-O<n>" as a code generation level.
+static Expected<CodeGenOptLevel> parseOptLevel(StringRef options) {
+  StringRef level = options;
+  unsigned optLevel = 0;
+  if (!level.consume_front("-O") || level.getAsInteger(10, optLevel) ||
+      optLevel > 3)
+    return makeError("optimization level '" + options +
+                     "' is not -O0, -O1, -O2 or -O3");
+  return *CodeGenOpt::getLevel(int(optLevel));
+}
+
+/// Backend errors are the module's, not the process's: collected into the
+/// log (the default handler would exit).
+struct BackendLog {
+  std::string text;
+  bool failed = false;
+
+  void collectFrom(LLVMContext &context) {
+    context.setDiagnosticHandlerCallBack(
+        [](const DiagnosticInfo *info, void *self) {
+          auto *log = static_cast<BackendLog *>(self);
+          raw_string_ostream os(log->text);
+          DiagnosticPrinterRawOStream printer(os);
+          os << LLVMContext::getDiagnosticMessagePrefix(info->getSeverity())
+             << ": ";
+          info->print(printer);
+          os << "\n";
+          if (info->getSeverity() == DS_Error)
+            log->failed = true;
+        },
+        this);
+  }
+};
+
+/// Reads the request's bitcode (from the host) or IR text (tests) into
+/// `job.module`.
+static Error readModule(const WorkerRequest &request, RetainedJob &job) {
+  SMDiagnostic parseError;
+  // (The IR parser wants a null-terminated buffer.)
+  std::unique_ptr<MemoryBuffer> input = MemoryBuffer::getMemBufferCopy(
+      StringRef(request.spirv.data(), request.spirv.size()), "module");
+  job.module = parseIR(input->getMemBufferRef(), parseError, *job.context);
+  if (!job.module) {
+    std::string text;
+    raw_string_ostream os(text);
+    parseError.print("", os, /*ShowColors=*/false);
+    return makeError("cannot read the module: " + StringRef(text).trim());
+  }
+  // SPIRVModuleAnalysis accumulates the OpenCL source extensions of every
+  // module it sees (MAI.SrcExt is never cleared): a module naming some
+  // would leak them into later ones. MLIR's translation never emits it.
+  if (job.module->getNamedMetadata("opencl.used.extensions"))
+    return makeError("modules with 'opencl.used.extensions' metadata are not "
+                     "supported (LLVM 22's SPIR-V backend would carry the "
+                     "extensions into later modules)");
+  injectFault(*job.module);
+  return Error::success();
+}
+
+/// The SPIR-V target machine for the request's triple (else the module's),
+/// with the module's triple and data layout set to match.
+static Error createTargetMachine(const WorkerRequest &request,
+                                 CodeGenOptLevel level, RetainedJob &job) {
+  Triple triple(request.device.empty() ? job.module->getTargetTriple().str()
+                                       : request.device);
+  std::string message;
+  const Target *target = TargetRegistry::lookupTarget(triple, message);
+  if (!target)
+    return makeError("no backend for '" + triple.str() + "': " + message);
+  job.targetMachine.reset(target->createTargetMachine(
+      triple, /*CPU=*/"", /*Features=*/"", TargetOptions(),
+      /*RM=*/std::nullopt, /*CM=*/std::nullopt, level));
+  if (!job.targetMachine)
+    return makeError("cannot create a target machine for '" + triple.str() +
+                     "'");
+  job.module->setTargetTriple(triple);
+  job.module->setDataLayout(job.targetMachine->createDataLayout());
+  return Error::success();
+}
+
+/// Runs the backend on `job.module`; its pass manager stays in the job.
+static Expected<SmallString<0>> emitObject(RetainedJob &job) {
+  SmallString<0> spirv;
+  raw_svector_ostream os(spirv);
+  job.passManager = std::make_unique<RetainingPassManager>();
+  TargetLibraryInfoImpl libraryInfo(job.targetMachine->getTargetTriple());
+  job.passManager->add(new TargetLibraryInfoWrapperPass(libraryInfo));
+  if (job.targetMachine->addPassesToEmitFile(*job.passManager, os,
+                                             /*DwoOut=*/nullptr,
+                                             CodeGenFileType::ObjectFile,
+                                             /*DisableVerify=*/false))
+    return makeError("LLVM's SPIR-V backend cannot emit object files");
+  job.passManager->run(*job.module);
+  return spirv;
+}
+
 class SPIRVEmitterService final : public WorkerService {
 public:
   void setUp(uint64_t) override {
@@ -136,97 +232,30 @@ public:
       return makeError("backend " + Twine(unsigned(request.backend)) +
                        " is not LLVM's SPIR-V backend (native compilers run "
                        "in xpu-compile-worker)");
-    StringRef level = request.options;
-    unsigned optLevel = 0;
-    if (!level.consume_front("-O") || level.getAsInteger(10, optLevel) ||
-        optLevel > 3)
-      return makeError("optimization level '" + request.options +
-                       "' is not -O0, -O1, -O2 or -O3");
-    std::optional<CodeGenOptLevel> codeGenLevel =
-        CodeGenOpt::getLevel(int(optLevel));
+    Expected<CodeGenOptLevel> codeGenLevel = parseOptLevel(request.options);
+    if (!codeGenLevel)
+      return codeGenLevel.takeError();
 
     auto start = std::chrono::steady_clock::now();
     RetainedJob job;
     job.context = std::make_unique<LLVMContext>();
-    // Backend errors are the module's, not the process's: collected into
-    // the log (the default handler would exit).
-    std::string log;
-    bool failed = false;
-    struct Collect {
-      std::string *log;
-      bool *failed;
-    } collect{&log, &failed};
-    job.context->setDiagnosticHandlerCallBack(
-        [](const DiagnosticInfo *info, void *context) {
-          auto *collect = static_cast<Collect *>(context);
-          raw_string_ostream os(*collect->log);
-          DiagnosticPrinterRawOStream printer(os);
-          os << LLVMContext::getDiagnosticMessagePrefix(info->getSeverity())
-             << ": ";
-          info->print(printer);
-          os << "\n";
-          if (info->getSeverity() == DS_Error)
-            *collect->failed = true;
-        },
-        &collect);
-
-    // Bitcode (from the host) or IR text (tests).
-    SMDiagnostic parseError;
-    // (The IR parser wants a null-terminated buffer.)
-    std::unique_ptr<MemoryBuffer> input = MemoryBuffer::getMemBufferCopy(
-        StringRef(request.spirv.data(), request.spirv.size()), "module");
-    std::unique_ptr<Module> module =
-        parseIR(input->getMemBufferRef(), parseError, *job.context);
-    if (!module) {
-      std::string text;
-      raw_string_ostream os(text);
-      parseError.print("", os, /*ShowColors=*/false);
-      return makeError("cannot read the module: " + StringRef(text).trim());
-    }
-    job.module = std::move(module);
-    // SPIRVModuleAnalysis accumulates the OpenCL source extensions of every
-    // module it sees (MAI.SrcExt is never cleared): a module naming some
-    // would leak them into later ones. MLIR's translation never emits it.
-    if (job.module->getNamedMetadata("opencl.used.extensions"))
-      return makeError("modules with 'opencl.used.extensions' metadata are not "
-                       "supported (LLVM 22's SPIR-V backend would carry the "
-                       "extensions into later modules)");
-    injectFault(*job.module);
-
-    Triple triple(request.device.empty() ? job.module->getTargetTriple().str()
-                                         : request.device);
-    std::string message;
-    const Target *target = TargetRegistry::lookupTarget(triple, message);
-    if (!target)
-      return makeError("no backend for '" + triple.str() + "': " + message);
-    job.targetMachine.reset(target->createTargetMachine(
-        triple, /*CPU=*/"", /*Features=*/"", TargetOptions(),
-        /*RM=*/std::nullopt, /*CM=*/std::nullopt, *codeGenLevel));
-    if (!job.targetMachine)
-      return makeError("cannot create a target machine for '" + triple.str() +
-                       "'");
-    job.module->setTargetTriple(triple);
-    job.module->setDataLayout(job.targetMachine->createDataLayout());
-
-    SmallString<0> spirv;
-    raw_svector_ostream os(spirv);
-    job.passManager = std::make_unique<RetainingPassManager>();
-    TargetLibraryInfoImpl libraryInfo(triple);
-    job.passManager->add(new TargetLibraryInfoWrapperPass(libraryInfo));
-    if (job.targetMachine->addPassesToEmitFile(*job.passManager, os,
-                                               /*DwoOut=*/nullptr,
-                                               CodeGenFileType::ObjectFile,
-                                               /*DisableVerify=*/false))
-      return makeError("LLVM's SPIR-V backend cannot emit object files");
-    job.passManager->run(*job.module);
+    BackendLog log;
+    log.collectFrom(*job.context);
+    if (Error error = readModule(request, job))
+      return std::move(error);
+    if (Error error = createTargetMachine(request, *codeGenLevel, job))
+      return std::move(error);
+    Expected<SmallString<0>> spirv = emitObject(job);
     // The handler's state lives on this stack frame.
     job.context->setDiagnosticHandlerCallBack(nullptr, nullptr);
+    if (!spirv)
+      return spirv.takeError();
 
     WorkerResponse response;
-    response.succeeded = !failed;
-    response.log = std::move(log);
-    if (!failed)
-      response.binary.assign(spirv.begin(), spirv.end());
+    response.succeeded = !log.failed;
+    response.log = std::move(log.text);
+    if (!log.failed)
+      response.binary.assign(spirv->begin(), spirv->end());
     response.compileMs = std::chrono::duration<double, std::milli>(
                              std::chrono::steady_clock::now() - start)
                              .count();
