@@ -241,18 +241,95 @@ std::string takeBuildLog(ze_module_build_log_handle_t log) {
   return text;
 }
 
+/// The device's context, created on first use.
+static Error ensureContext(FoundDevice &device) {
+  if (device.context)
+    return Error::success();
+  ze_context_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
+  ze_result_t result = zeContextCreate(device.driver, &desc, &device.context);
+  if (result == ZE_RESULT_SUCCESS)
+    return Error::success();
+  device.context = nullptr;
+  return makeError("zeContextCreate failed: " + describe(result));
+}
+
+/// The built module's native binary.
+static Error readNativeBinary(ze_module_handle_t module,
+                              std::vector<char> &binary) {
+  size_t size = 0;
+  ze_result_t result = zeModuleGetNativeBinary(module, &size, nullptr);
+  if (result != ZE_RESULT_SUCCESS || size == 0)
+    return makeError("zeModuleGetNativeBinary failed: " + describe(result));
+  binary.resize(size);
+  result = zeModuleGetNativeBinary(module, &size,
+                                   reinterpret_cast<uint8_t *>(binary.data()));
+  if (result != ZE_RESULT_SUCCESS)
+    return makeError("zeModuleGetNativeBinary failed: " + describe(result));
+  binary.resize(size);
+  return Error::success();
+}
+
+/// What the driver says of each kernel of the built module.
+static Error readKernelProperties(ze_module_handle_t module,
+                                  std::vector<WorkerKernelProperties> &out) {
+  uint32_t count = 0;
+  ze_result_t result = zeModuleGetKernelNames(module, &count, nullptr);
+  if (result != ZE_RESULT_SUCCESS)
+    return makeError("zeModuleGetKernelNames failed: " + describe(result));
+  std::vector<const char *> names(count);
+  if (count && (result = zeModuleGetKernelNames(
+                    module, &count, names.data())) != ZE_RESULT_SUCCESS)
+    return makeError("zeModuleGetKernelNames failed: " + describe(result));
+  names.resize(count);
+  for (const char *name : names) {
+    ze_kernel_desc_t kernelDesc{};
+    kernelDesc.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC;
+    kernelDesc.pKernelName = name;
+    ze_kernel_handle_t kernel = nullptr;
+    if ((result = zeKernelCreate(module, &kernelDesc, &kernel)) !=
+        ZE_RESULT_SUCCESS)
+      return makeError(
+          formatv("zeKernelCreate({0}) failed: {1}", name, describe(result)));
+    ze_kernel_properties_t properties{};
+    properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
+    result = zeKernelGetProperties(kernel, &properties);
+    (void)zeKernelDestroy(kernel);
+    if (result != ZE_RESULT_SUCCESS)
+      return makeError(formatv("zeKernelGetProperties({0}) failed: {1}", name,
+                               describe(result)));
+    out.push_back({name, properties.spillMemSize, properties.privateMemSize});
+  }
+  return Error::success();
+}
+
+/// What ahead-of-time users do with the bytes: load them back as native
+/// code. A binary the driver cannot reload is a failed build.
+static Error reloadNative(FoundDevice &device, ArrayRef<char> binary) {
+  ze_module_desc_t desc{};
+  desc.stype = ZE_STRUCTURE_TYPE_MODULE_DESC;
+  desc.format = ZE_MODULE_FORMAT_NATIVE;
+  desc.inputSize = binary.size();
+  desc.pInputModule = reinterpret_cast<const uint8_t *>(binary.data());
+  desc.pBuildFlags = "";
+  ze_module_handle_t module = nullptr;
+  ze_module_build_log_handle_t log = nullptr;
+  ze_result_t result =
+      zeModuleCreate(device.context, device.device, &desc, &module, &log);
+  std::string text = takeBuildLog(log);
+  if (result != ZE_RESULT_SUCCESS)
+    return makeError("reloading the native binary (ZE_MODULE_FORMAT_NATIVE) "
+                     "failed: " +
+                     describe(result) +
+                     (text.empty() ? "" : ": " + StringRef(text).trim()));
+  (void)zeModuleDestroy(module);
+  return Error::success();
+}
+
 Expected<WorkerResponse> LevelZeroBackend::build(FoundDevice &device,
                                                  const WorkerRequest &request) {
-  ze_result_t result;
-  if (!device.context) {
-    ze_context_desc_t desc{};
-    desc.stype = ZE_STRUCTURE_TYPE_CONTEXT_DESC;
-    if ((result = zeContextCreate(device.driver, &desc, &device.context)) !=
-        ZE_RESULT_SUCCESS) {
-      device.context = nullptr;
-      return makeError("zeContextCreate failed: " + describe(result));
-    }
-  }
+  if (Error error = ensureContext(device))
+    return std::move(error);
 
   WorkerResponse response;
   ze_module_desc_t desc{};
@@ -264,16 +341,17 @@ Expected<WorkerResponse> LevelZeroBackend::build(FoundDevice &device,
   ze_module_handle_t module = nullptr;
   ze_module_build_log_handle_t log = nullptr;
   auto start = std::chrono::steady_clock::now();
-  result = zeModuleCreate(device.context, device.device, &desc, &module, &log);
+  ze_result_t result =
+      zeModuleCreate(device.context, device.device, &desc, &module, &log);
   auto end = std::chrono::steady_clock::now();
   response.compileMs =
       std::chrono::duration<double, std::milli>(end - start).count();
   response.returnCode = int32_t(result);
   response.log = takeBuildLog(log);
-  auto fail = [&](const Twine &message) {
+  auto fail = [&](Error error) {
     if (!response.log.empty() && !StringRef(response.log).ends_with("\n"))
       response.log += "\n";
-    response.log += message.str() + "\n";
+    response.log += toString(std::move(error)) + "\n";
     response.succeeded = false;
     response.binary.clear();
     response.kernels.clear();
@@ -283,75 +361,16 @@ Expected<WorkerResponse> LevelZeroBackend::build(FoundDevice &device,
   };
   if (result != ZE_RESULT_SUCCESS) {
     module = nullptr;
-    return fail("zeModuleCreate failed: " + describe(result));
+    return fail(makeError("zeModuleCreate failed: " + describe(result)));
   }
-
-  size_t size = 0;
-  if ((result = zeModuleGetNativeBinary(module, &size, nullptr)) !=
-          ZE_RESULT_SUCCESS ||
-      size == 0)
-    return fail("zeModuleGetNativeBinary failed: " + describe(result));
-  response.binary.resize(size);
-  if ((result = zeModuleGetNativeBinary(
-           module, &size,
-           reinterpret_cast<uint8_t *>(response.binary.data()))) !=
-      ZE_RESULT_SUCCESS)
-    return fail("zeModuleGetNativeBinary failed: " + describe(result));
-  response.binary.resize(size);
-
-  uint32_t count = 0;
-  if ((result = zeModuleGetKernelNames(module, &count, nullptr)) !=
-      ZE_RESULT_SUCCESS)
-    return fail("zeModuleGetKernelNames failed: " + describe(result));
-  std::vector<const char *> names(count);
-  if (count && (result = zeModuleGetKernelNames(
-                    module, &count, names.data())) != ZE_RESULT_SUCCESS)
-    return fail("zeModuleGetKernelNames failed: " + describe(result));
-  names.resize(count);
-  for (const char *name : names) {
-    ze_kernel_desc_t kernelDesc{};
-    kernelDesc.stype = ZE_STRUCTURE_TYPE_KERNEL_DESC;
-    kernelDesc.pKernelName = name;
-    ze_kernel_handle_t kernel = nullptr;
-    if ((result = zeKernelCreate(module, &kernelDesc, &kernel)) !=
-        ZE_RESULT_SUCCESS)
-      return fail(
-          formatv("zeKernelCreate({0}) failed: {1}", name, describe(result)));
-    ze_kernel_properties_t properties{};
-    properties.stype = ZE_STRUCTURE_TYPE_KERNEL_PROPERTIES;
-    result = zeKernelGetProperties(kernel, &properties);
-    (void)zeKernelDestroy(kernel);
-    if (result != ZE_RESULT_SUCCESS)
-      return fail(formatv("zeKernelGetProperties({0}) failed: {1}", name,
-                          describe(result)));
-    response.kernels.push_back(
-        {name, properties.spillMemSize, properties.privateMemSize});
-  }
+  if (Error error = readNativeBinary(module, response.binary))
+    return fail(std::move(error));
+  if (Error error = readKernelProperties(module, response.kernels))
+    return fail(std::move(error));
   (void)zeModuleDestroy(module);
   module = nullptr;
-
-  // What ahead-of-time users do with the bytes: load them back as native
-  // code. A binary the driver cannot reload is a failed build.
-  ze_module_desc_t reloadDesc{};
-  reloadDesc.stype = ZE_STRUCTURE_TYPE_MODULE_DESC;
-  reloadDesc.format = ZE_MODULE_FORMAT_NATIVE;
-  reloadDesc.inputSize = response.binary.size();
-  reloadDesc.pInputModule =
-      reinterpret_cast<const uint8_t *>(response.binary.data());
-  reloadDesc.pBuildFlags = "";
-  ze_module_build_log_handle_t reloadLog = nullptr;
-  result = zeModuleCreate(device.context, device.device, &reloadDesc, &module,
-                          &reloadLog);
-  std::string reloadText = takeBuildLog(reloadLog);
-  if (result != ZE_RESULT_SUCCESS) {
-    module = nullptr;
-    return fail(
-        "reloading the native binary (ZE_MODULE_FORMAT_NATIVE) "
-        "failed: " +
-        describe(result) +
-        (reloadText.empty() ? "" : ": " + StringRef(reloadText).trim()));
-  }
-  (void)zeModuleDestroy(module);
+  if (Error error = reloadNative(device, response.binary))
+    return fail(std::move(error));
   response.succeeded = true;
   return response;
 }
