@@ -157,6 +157,70 @@ findExcessiveNesting(llvm::StringRef text) {
   return std::nullopt;
 }
 
+/// The pipeline's options from the Python call's; the report goes to
+/// `reportPath`.
+void setPipelineOptions(const CompileOptions &options,
+                        llvm::StringRef reportPath,
+                        CodegenPipelineOptions &pipeline) {
+  pipeline.arch = options.arch;
+  pipeline.grfMode = *symbolizeGRFMode(options.grfMode);
+  pipeline.backend = *parseBackend(options.backend);
+  pipeline.spillThreshold = options.spillThreshold;
+  pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
+  pipeline.cacheDir = options.cacheDir;
+  pipeline.cacheUrl = options.cacheUrl;
+  pipeline.compilerRoot = options.compilerRoot;
+  pipeline.jobs = options.jobs;
+  pipeline.flags = options.flags;
+  pipeline.maxWorkGroupSize = options.maxWorkGroupSize;
+  pipeline.validateSPIRV = options.validation;
+  pipeline.subgroupSize = options.subgroupSize;
+  pipeline.nRegsDefault = options.nRegsDefault;
+  pipeline.report = reportPath.str();
+}
+
+/// Reads the pass's report into `report` (left empty when the pass wrote
+/// none); false when it is there but not a report.
+bool readReport(llvm::StringRef path,
+                std::optional<llvm::json::Value> &report) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
+      llvm::MemoryBuffer::getFile(path);
+  if (!text || (*text)->getBuffer().empty())
+    return true;
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse((*text)->getBuffer());
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return false;
+  }
+  if (!parsed->getAsObject() || !parsed->getAsObject()->getArray("modules"))
+    return false;
+  report = std::move(*parsed);
+  return true;
+}
+
+/// One outcome per report entry, with the binary of each module that
+/// compiled. Report entries follow the pass's walk order, as do the
+/// objects; an object already native before the pass ran has no entry, so
+/// names are matched.
+void addModuleOutcomes(ModuleOp module, const llvm::json::Array &entries,
+                       CompileOutcome &outcome) {
+  std::vector<NativeObject> objects = collectNativeObjects(module);
+  size_t next = 0;
+  for (const llvm::json::Value &entry : entries) {
+    ModuleOutcome moduleOutcome{serialize(entry), std::nullopt};
+    const llvm::json::Object *object = entry.getAsObject();
+    if (object && !object->get("error")) {
+      std::optional<llvm::StringRef> name = object->getString("module");
+      while (next < objects.size() && name && objects[next].module != *name)
+        ++next;
+      if (next < objects.size())
+        moduleOutcome.binary = std::move(objects[next++].binary);
+    }
+    outcome.modules.push_back(std::move(moduleOutcome));
+  }
+}
+
 CompileOutcome compileMLIR(const std::string &text,
                            const std::string &bufferName,
                            const CompileOptions &options) {
@@ -211,21 +275,7 @@ CompileOutcome compileMLIR(const std::string &text,
   }
 
   CodegenPipelineOptions pipeline;
-  pipeline.arch = options.arch;
-  pipeline.grfMode = *symbolizeGRFMode(options.grfMode);
-  pipeline.backend = *parseBackend(options.backend);
-  pipeline.spillThreshold = options.spillThreshold;
-  pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
-  pipeline.cacheDir = options.cacheDir;
-  pipeline.cacheUrl = options.cacheUrl;
-  pipeline.compilerRoot = options.compilerRoot;
-  pipeline.jobs = options.jobs;
-  pipeline.flags = options.flags;
-  pipeline.maxWorkGroupSize = options.maxWorkGroupSize;
-  pipeline.validateSPIRV = options.validation;
-  pipeline.subgroupSize = options.subgroupSize;
-  pipeline.nRegsDefault = options.nRegsDefault;
-  pipeline.report = report.path.str().str();
+  setPipelineOptions(options, report.path, pipeline);
   PassManager pm(&context, ModuleOp::getOperationName());
   buildCodegenPipeline(pm, pipeline);
   if (failed(pm.run(*module)))
@@ -233,39 +283,12 @@ CompileOutcome compileMLIR(const std::string &text,
 
   // The pass writes its report even when some modules failed; before the
   // pass ran, the file is still empty.
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> reportText =
-      llvm::MemoryBuffer::getFile(report.path);
-  if (!reportText || (*reportText)->getBuffer().empty())
-    return finish();
-  llvm::Expected<llvm::json::Value> parsed =
-      llvm::json::parse((*reportText)->getBuffer());
-  const llvm::json::Array *entries =
-      parsed && parsed->getAsObject()
-          ? parsed->getAsObject()->getArray("modules")
-          : nullptr;
-  if (!entries) {
-    if (!parsed)
-      llvm::consumeError(parsed.takeError());
+  std::optional<llvm::json::Value> parsed;
+  if (!readReport(report.path, parsed))
     outcome.addError(bufferName + ": error: unreadable native codegen report");
-    return finish();
-  }
-
-  // Report entries follow the pass's walk order, as do the objects; an
-  // object already native before the pass ran has no entry, so match names.
-  std::vector<NativeObject> objects = collectNativeObjects(*module);
-  size_t next = 0;
-  for (const llvm::json::Value &entry : *entries) {
-    ModuleOutcome moduleOutcome{serialize(entry), std::nullopt};
-    const llvm::json::Object *object = entry.getAsObject();
-    if (object && !object->get("error")) {
-      std::optional<llvm::StringRef> name = object->getString("module");
-      while (next < objects.size() && name && objects[next].module != *name)
-        ++next;
-      if (next < objects.size())
-        moduleOutcome.binary = std::move(objects[next++].binary);
-    }
-    outcome.modules.push_back(std::move(moduleOutcome));
-  }
+  else if (parsed)
+    addModuleOutcomes(*module, *parsed->getAsObject()->getArray("modules"),
+                      outcome);
   return finish();
 }
 
