@@ -52,17 +52,9 @@ def ladder(arch):
 
 
 def run_one(xpu_opt, mlir, arch, extra, jobs, report, compiler_root):
-    opts = (f"arch={arch} report={report} cache-dir=none backend=ocloc "
-            f"jobs={jobs} {extra}")
-    if compiler_root:
-        opts += f" compiler-root={compiler_root}"
-    proc = subprocess.run([xpu_opt, mlir, f"--xpu-codegen-pipeline={opts}",
-                           "-o", os.devnull], capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"xpu-opt failed on {mlir} ({extra}):\n"
-                           f"{proc.stderr[-2000:]}")
-    with open(report) as f:
-        return json.load(f)["modules"][0]
+    """One kernel's module in its own xpu-opt."""
+    return run_batch(xpu_opt, mlir, arch, extra, jobs, report,
+                     compiler_root)[0]
 
 
 def run_batch(xpu_opt, mlir, arch, extra, jobs, report, compiler_root):
