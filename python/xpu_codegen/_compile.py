@@ -1,0 +1,134 @@
+"""Compiling one source: MLIR text or SPIR-V, given or read from a file."""
+
+import os
+import warnings
+from typing import Optional, Union
+
+from ._native import _compile_mlir, _compile_spirv
+from ._options import (DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_MS,
+                       _check_options, _check_subgroup_size)
+from ._outcome import _modules_of
+from ._types import CompileError, CompileWarning
+
+# First word of a SPIR-V module, in either byte order.
+_SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
+
+Source = Union[str, bytes, bytearray, memoryview]
+
+
+def is_spirv(data: bytes) -> bool:
+    """True when ``data`` starts with the SPIR-V magic number."""
+    return data[:4] in _SPIRV_MAGIC
+
+
+def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
+            backend: str = "auto", spill_threshold: int = 0,
+            cache_dir: Optional[Union[str, os.PathLike]] = None, jobs: int = 0,
+            auto_strategy: str = "measure", name: str = "module",
+            filename: str = "<source>", flags: str = "",
+            timeout_ms: int = DEFAULT_TIMEOUT_MS,
+            memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
+            validate: str = "warn", subgroup_size: Optional[int] = None,
+            max_workgroup_size: int = 0, n_regs_default: int = 0,
+            cache_url: Optional[str] = None,
+            compiler_root: Optional[Union[str, os.PathLike]] = None):
+    """Compiles MLIR text or SPIR-V to native code; returns a list of Module.
+
+    ``source`` is either MLIR text (``str``: the whole
+    ``xpu-codegen-pipeline`` runs, one :class:`Module` per ``gpu.module``
+    after GRF splitting) or a SPIR-V binary (``bytes``, ``bytearray`` or
+    ``memoryview``: native code generation only, one :class:`Module` named
+    ``name``).
+
+    Options have the meaning of the pass options of the same name:
+    ``arch`` (a device name, alias or PCI device ID such as ``"0x0bd5"``),
+    ``grf_mode`` (auto, small, large, xlarge, default, or Triton's ``"128"``,
+    ``"256"``, ``"512"``; xlarge/512 only where the device has 512-register
+    mode, cri with IGC 2.x), ``backend`` (auto, ocloc, level-zero),
+    ``spill_threshold`` (bytes; ``auto`` builds large only when small spills
+    more), ``cache_dir`` (None: the default location or
+    ``$XPU_CODEGEN_CACHE_DIR``; ``"none"``: disabled), ``cache_url``
+    (``"redis://host:port[/db]"``: a shared cache tier behind ``cache_dir``,
+    see docs/Caching.md; None: ``$XPU_CODEGEN_CACHE_URL``; ``"none"``: no
+    shared tier), ``jobs`` (parallel
+    compiler workers, 0: one per hardware thread), ``auto_strategy``
+    (measure, igc), ``flags`` (extra IGC build options), ``timeout_ms``
+    (wall-clock limit per compile, 0: none), ``memory_limit_mb`` (address
+    space per compiler worker, 0: none), ``validate`` (warn, strict, off:
+    what a SPIRV-Tools rejection is), ``subgroup_size`` (MLIR input: the
+    sub-group size every kernel requires unless it sets its own; SPIR-V is
+    compiled as given), ``max_workgroup_size`` (work-items per work-group of
+    kernels that declare none, e.g. Triton's num_warps x threads_per_warp),
+    ``n_regs_default`` (0 or 128: ``n_regs`` when the flags do not pin the
+    mode), ``compiler_root`` (an ocloc installation directory, e.g. IGC 2.x
+    unpacked by ``tools/install-compiler``; None:
+    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler).
+    ``filename`` names MLIR text in diagnostics.
+
+    Raises :class:`CompileError` (with located diagnostics) when anything
+    fails to compile, including an unknown ``arch``;
+    :class:`OutOfResources` (a :class:`CompileError`) when a kernel cannot
+    fit the device in any mode the compile could use; ``ValueError`` or
+    ``TypeError`` for bad option values. Warnings of a successful compile
+    are issued as :class:`CompileWarning`.
+    """
+    options = _check_options(arch, grf_mode, backend, spill_threshold,
+                             cache_dir, jobs, auto_strategy, flags,
+                             timeout_ms, memory_limit_mb, validate,
+                             max_workgroup_size, n_regs_default, cache_url,
+                             compiler_root)
+    if isinstance(source, str):
+        if not isinstance(filename, str):
+            raise TypeError("filename must be a str")
+        _check_subgroup_size(subgroup_size, options["arch"])
+        if subgroup_size is not None:
+            options["subgroup_size"] = subgroup_size
+        text = source.encode("utf-8", errors="surrogateescape")
+        outcome = _compile_mlir(text, filename, options)
+    elif isinstance(source, (bytes, bytearray, memoryview)):
+        if not isinstance(name, str) or not name:
+            raise ValueError("name must be a non-empty str")
+        if subgroup_size is not None:
+            raise ValueError("subgroup_size applies to MLIR input: SPIR-V is "
+                             "compiled as given (its own OpExecutionMode "
+                             "SubgroupSize, or none)")
+        data = source.tobytes() if isinstance(source, memoryview) \
+            else bytes(source)
+        outcome = _compile_spirv([(name, data)], options)
+    else:
+        raise TypeError("source must be MLIR text (str) or SPIR-V (bytes, "
+                        f"bytearray, memoryview), got {type(source).__name__}")
+    return _finish(outcome)
+
+
+def _finish(outcome: dict):
+    """The modules of a compile's outcome; its warnings are issued to
+    :func:`compile`'s caller."""
+    modules, warning = _modules_of(outcome)
+    if warning:
+        warnings.warn(warning, CompileWarning, stacklevel=3)
+    return modules
+
+
+def compile_file(path: Union[str, os.PathLike], **options):
+    """Compiles a ``.mlir`` or ``.spv`` file; see :func:`compile`.
+
+    The file is SPIR-V when it starts with the SPIR-V magic number or is
+    named ``*.spv``; otherwise it is MLIR text. Diagnostics name the file,
+    and a SPIR-V module is named after the file's stem.
+    """
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    if is_spirv(data) or path.endswith(".spv"):
+        stem = os.path.splitext(os.path.basename(path))[0] or "module"
+        options.setdefault("name", stem)
+        return compile(data, **options)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise CompileError(
+            f"{path}: error: neither SPIR-V nor UTF-8 MLIR text "
+            f"(byte {error.start} is not UTF-8)") from None
+    options.setdefault("filename", path)
+    return compile(text, **options)

@@ -1,0 +1,179 @@
+"""The compile options: their accepted values and defaults, and their checks
+into the keyword arguments of the native compile functions."""
+
+import os
+from typing import Sequence
+
+from . import _xpu_codegen
+from ._devices import _device_grf_modes, _resolve_arch
+
+#: Accepted ``grf_mode`` values: the modes, and Triton's register counts
+#: (``'128'`` is small, ``'256'`` large, ``'512'`` xlarge: only where the
+#: device has it, cri with IGC 2.x).
+GRF_MODES = ("auto", "small", "large", "default", "xlarge", "128", "256",
+             "512")
+_GRF_REGISTERS = {"small": 128, "large": 256, "xlarge": 512, "128": 128,
+                  "256": 256, "512": 512}
+#: Accepted ``validate`` values: a SPIRV-Tools rejection is a warning, an
+#: error, or not checked.
+VALIDATE = ("warn", "strict", "off")
+#: Default per-compile time limit (ms) and per-worker memory limit (MiB).
+DEFAULT_TIMEOUT_MS = 300000
+DEFAULT_MEMORY_LIMIT_MB = 8192
+#: Accepted ``backend`` values.
+BACKENDS = ("auto", "ocloc", "level-zero")
+#: Accepted ``auto_strategy`` values.
+AUTO_STRATEGIES = ("measure", "igc")
+
+_MAX_JOBS = 1024
+_MAX_INT64 = 2**63 - 1
+# Beyond these the host's limits would overflow: about 35 years, 1 EiB.
+_MAX_LIMIT = 2**40
+
+
+def _check_choice(name: str, value, choices: Sequence[str]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        valid = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {valid}, got {value!r}")
+    return value
+
+
+def _check_int(name: str, value, maximum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+    if not 0 <= value <= maximum:
+        raise ValueError(
+            f"{name} must be between 0 and {maximum}, got {value}")
+    return value
+
+
+def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
+                   auto_strategy, flags="", timeout_ms=DEFAULT_TIMEOUT_MS,
+                   memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB, validate="warn",
+                   max_workgroup_size=0, n_regs_default=0,
+                   cache_url=None, compiler_root=None) -> dict:
+    """The keyword arguments of the native compile functions."""
+    arch = _resolve_arch(arch)
+    compiler_root = _check_compiler_root(compiler_root)
+    cache_url = _check_cache_url(cache_url)
+    cache_dir = _check_cache_dir(cache_dir)
+    if not isinstance(flags, str):
+        raise TypeError(f"flags must be a str, got {type(flags).__name__}")
+    for value, name in ((arch, "arch"), (cache_dir, "cache_dir"),
+                        (flags, "flags")):
+        if "\0" in value:
+            raise ValueError(f"{name} must not contain NUL characters")
+    grf_mode = _check_grf_mode(grf_mode, arch)
+    if n_regs_default not in (0, 128) or isinstance(n_regs_default, bool):
+        raise ValueError(f"n_regs_default must be 0 or 128, got "
+                         f"{n_regs_default!r}")
+    return dict(
+        arch=arch,
+        grf_mode=grf_mode,
+        backend=_check_choice("backend", backend, BACKENDS),
+        spill_threshold=_check_int("spill_threshold", spill_threshold,
+                                   _MAX_INT64),
+        auto_strategy=_check_choice("auto_strategy", auto_strategy,
+                                    AUTO_STRATEGIES),
+        cache_dir=cache_dir,
+        cache_url=cache_url,
+        jobs=_check_int("jobs", jobs, _MAX_JOBS),
+        flags=flags,
+        timeout_ms=_check_int("timeout_ms", timeout_ms, _MAX_LIMIT),
+        memory_limit_mb=_check_int("memory_limit_mb", memory_limit_mb,
+                                   _MAX_LIMIT),
+        validate=_check_choice("validate", validate, VALIDATE),
+        max_workgroup_size=_check_int("max_workgroup_size",
+                                      max_workgroup_size, _MAX_LIMIT),
+        n_regs_default=n_regs_default,
+        compiler_root=compiler_root,
+    )
+
+
+def _check_cache_url(cache_url) -> str:
+    """The shared cache's URL as the extension takes it: "" for None."""
+    if cache_url is None:
+        cache_url = ""
+    elif not isinstance(cache_url, str):
+        raise TypeError("cache_url must be a str or None, got "
+                        f"{type(cache_url).__name__}")
+    elif not cache_url:
+        raise ValueError("cache_url must not be empty (use None for "
+                         "$XPU_CODEGEN_CACHE_URL, 'none' to disable)")
+    elif "\0" in cache_url:
+        raise ValueError("cache_url must not contain NUL characters")
+    # The URL, or $XPU_CODEGEN_CACHE_URL when None; the server is never
+    # contacted here, and an unreachable one never fails a compile.
+    problem = _xpu_codegen.check_cache_url(cache_url)
+    if problem is not None:
+        raise ValueError(problem)
+    return cache_url
+
+
+def _check_cache_dir(cache_dir) -> str:
+    """The cache directory as the extension takes it: "" for None (NUL
+    characters are checked with the other strings)."""
+    if cache_dir is None:
+        cache_dir = ""
+    elif isinstance(cache_dir, (str, os.PathLike)):
+        cache_dir = os.fspath(cache_dir)
+        if not isinstance(cache_dir, str):
+            raise TypeError("cache_dir must be a str path")
+        if not cache_dir:
+            raise ValueError("cache_dir must not be empty (use None for the "
+                             "default location, 'none' to disable)")
+    else:
+        raise TypeError("cache_dir must be a path or None, got "
+                        f"{type(cache_dir).__name__}")
+    return cache_dir
+
+
+def _check_grf_mode(grf_mode, arch: str) -> str:
+    """The GRF mode by its name: Triton's register counts become the modes
+    they name, when ``arch`` has them."""
+    grf_mode = _check_choice("grf_mode", grf_mode, GRF_MODES)
+    if grf_mode in ("128", "256", "512", "xlarge"):
+        registers = _GRF_REGISTERS[grf_mode]
+        modes = _device_grf_modes(arch)
+        if modes is not None and registers not in modes:
+            raise ValueError(
+                f"grf_mode={grf_mode!r}: {arch} has no {registers}-register "
+                f"GRF mode with this compiler (its modes: "
+                f"{', '.join(map(str, modes))})")
+        # The register counts are Triton's names for the same modes.
+        grf_mode = {128: "small", 256: "large", 512: "xlarge"}[registers]
+    return grf_mode
+
+
+def _check_compiler_root(compiler_root) -> str:
+    """The compiler root as the extension takes it: "" for None (then
+    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler). Whether the
+    directory holds a compiler is checked where it is loaded, with a message
+    naming what is missing."""
+    if compiler_root is None:
+        return ""
+    if not isinstance(compiler_root, (str, os.PathLike)):
+        raise TypeError("compiler_root must be a path or None, got "
+                        f"{type(compiler_root).__name__}")
+    compiler_root = os.fspath(compiler_root)
+    if not isinstance(compiler_root, str):
+        raise TypeError("compiler_root must be a str path")
+    if not compiler_root:
+        raise ValueError("compiler_root must not be empty (use None for "
+                         "$XPU_CODEGEN_COMPILER_ROOT or the system's)")
+    if "\0" in compiler_root:
+        raise ValueError("compiler_root must not contain NUL characters")
+    return compiler_root
+
+
+def _check_subgroup_size(size, arch):
+    if size is None:
+        return
+    if isinstance(size, bool) or not isinstance(size, int):
+        raise TypeError(f"subgroup_size must be an int or None, got "
+                        f"{type(size).__name__}")
+    info = _xpu_codegen.device_info(arch)
+    if size != 0 and info is not None and size not in info["sub_group_sizes"]:
+        sizes = ", ".join(map(str, info["sub_group_sizes"]))
+        raise ValueError(f"subgroup_size={size}: {arch} runs sub-group "
+                         f"sizes {sizes} (0: none, IGC picks)")
