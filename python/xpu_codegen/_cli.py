@@ -169,9 +169,40 @@ def _print_modules(modules, out):
 
 
 def _compile(args):
+    readable, status = _read_inputs(args.inputs)
+    batch = len(args.inputs) > 1
+    results, stop = _compile_inputs(readable, _compile_options(args), batch)
+    if results is None:
+        return stop
+    modules, entries, some_failed = _collect(readable, results)
+    if some_failed:
+        status = 1
+    paths = _write_outputs(args, modules, entries, batch)
+    if paths is None:
+        return 1
+    if status and args.report and entries:
+        print(f"wrote {args.report} (with errors)", file=sys.stderr)
+    if not args.quiet and modules:
+        _print_modules(modules, sys.stdout)
+        for path in paths:
+            print(f"wrote {path}")
+        if args.report and not status:
+            print(f"wrote {args.report}")
+    if batch:
+        failed = sum(isinstance(r, _api.CompileError) for r in results)
+        failed += len(args.inputs) - len(readable)
+        print(f"compiled {len(args.inputs) - failed} of {len(args.inputs)} "
+              f"inputs" + (f", {failed} failed" if failed else ""),
+              file=sys.stderr)
+    return status
+
+
+def _read_inputs(inputs):
+    """The (path, bytes) of each readable input, and the exit status so far
+    (1 when one could not be read: said on stderr)."""
     status = 0
     readable = []
-    for path in args.inputs:
+    for path in inputs:
         try:
             with open(path, "rb") as f:
                 data = f.read()
@@ -181,6 +212,11 @@ def _compile(args):
             status = 1
             continue
         readable.append((path, data))
+    return readable, status
+
+
+def _compile_options(args):
+    """compile_many's options from the command line."""
     options = dict(arch=args.arch, grf_mode=args.grf_mode,
                    backend=args.backend, spill_threshold=args.spill_threshold,
                    cache_dir=args.cache_dir, cache_url=args.cache_url,
@@ -193,7 +229,13 @@ def _compile(args):
                    n_regs_default=args.n_regs_default)
     if args.subgroup_size is not None:
         options["subgroup_size"] = args.subgroup_size
-    batch = len(args.inputs) > 1
+    return options
+
+
+def _compile_inputs(readable, options, batch):
+    """compile_many's results for the readable inputs and None, with its
+    warnings on stderr; or None and the exit status of an error that stops
+    everything (2: a bad option value, 1: e.g. an unknown PCI device ID)."""
     progress = _BatchProgress()
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -211,16 +253,22 @@ def _compile(args):
                 results = []
     except (ValueError, TypeError) as error:
         print(f"error: {error}", file=sys.stderr)
-        return 2
+        return None, 2
     except _api.CompileError as error:  # e.g. an unknown PCI device ID
         print(error.diagnostics, file=sys.stderr)
-        return 1
+        return None, 1
     finally:
         progress.finish()
     for warning in caught:
         print(warning.message, file=sys.stderr)
+    return results, None
 
+
+def _collect(readable, results):
+    """Every good module and every report entry of the results, and whether
+    one failed (its diagnostics on stderr)."""
     modules, entries = [], []
+    failed = False
     for (path, _), result in zip(readable, results):
         if isinstance(result, _api.CompileError):
             # Its good modules are still written (their entries are in
@@ -228,13 +276,18 @@ def _compile(args):
             print(result.diagnostics, file=sys.stderr)
             modules.extend(result.modules)
             entries.extend(result.report_entries)
-            status = 1
+            failed = True
             continue
         if not result:
             print(f"{path}: no gpu.module to compile", file=sys.stderr)
         modules.extend(result)
         entries.extend(m.report_entry for m in result)
+    return modules, entries, failed
 
+
+def _write_outputs(args, modules, entries, batch):
+    """Writes the binaries and the report; their paths, or None when one
+    could not be written (said on stderr)."""
     # Every good binary is written, whatever failed. OUT is a file only for
     # an input of one module (a failed sibling makes it a directory too).
     paths = []
@@ -251,22 +304,8 @@ def _compile(args):
     except OSError as error:
         print(f"error: cannot write {target}: {error.strerror}",
               file=sys.stderr)
-        return 1
-    if status and args.report and entries:
-        print(f"wrote {args.report} (with errors)", file=sys.stderr)
-    if not args.quiet and modules:
-        _print_modules(modules, sys.stdout)
-        for path in paths:
-            print(f"wrote {path}")
-        if args.report and not status:
-            print(f"wrote {args.report}")
-    if batch:
-        failed = sum(isinstance(r, _api.CompileError) for r in results)
-        failed += len(args.inputs) - len(readable)
-        print(f"compiled {len(args.inputs) - failed} of {len(args.inputs)} "
-              f"inputs" + (f", {failed} failed" if failed else ""),
-              file=sys.stderr)
-    return status
+        return None
+    return paths
 
 
 def _inspect(args):
@@ -312,6 +351,20 @@ def _parser():
                     "measured GRF selection; inspect zebins.")
     commands = parser.add_subparsers(dest="command", required=True)
 
+    _add_compile_command(commands)
+
+    inspect = commands.add_parser(
+        "inspect", help="print the kernels of zebin files",
+        description="Print each kernel's GRF count, SIMD width, scratch and "
+                    "private memory (bytes per hardware thread) from the "
+                    "zebin's .ze_info.")
+    inspect.add_argument("files", nargs="+", metavar="FILE.zebin")
+    inspect.set_defaults(run=_inspect)
+    return parser
+
+
+def _add_compile_command(commands):
+    """The ``compile`` command."""
     compile_ = commands.add_parser(
         "compile", help="compile .mlir or .spv files to native code",
         description="Compile each INPUT (MLIR text: the whole "
@@ -327,6 +380,18 @@ def _parser():
                     "directory.")
     compile_.add_argument("inputs", metavar="INPUT", nargs="+",
                           help="a .mlir or .spv file")
+    _add_compiler_options(compile_)
+    compile_.add_argument("-o", "--output", metavar="OUT",
+                          help="output zebin or directory")
+    compile_.add_argument("--report", metavar="REPORT.json",
+                          help="write the JSON report (the pass's format)")
+    compile_.add_argument("-q", "--quiet", action="store_true",
+                          help="print nothing on success")
+    compile_.set_defaults(run=_compile)
+
+
+def _add_compiler_options(compile_):
+    """``compile``'s options that are compile()'s."""
     compile_.add_argument("--arch", default="pvc",
                           help="Intel GPU device (default: pvc)")
     compile_.add_argument("--grf-mode", default="auto", choices=_api.GRF_MODES,
@@ -381,22 +446,6 @@ def _parser():
                           choices=(0, 128),
                           help="n_regs when the flags do not pin the GRF "
                                "mode (default: 0)")
-    compile_.add_argument("-o", "--output", metavar="OUT",
-                          help="output zebin or directory")
-    compile_.add_argument("--report", metavar="REPORT.json",
-                          help="write the JSON report (the pass's format)")
-    compile_.add_argument("-q", "--quiet", action="store_true",
-                          help="print nothing on success")
-    compile_.set_defaults(run=_compile)
-
-    inspect = commands.add_parser(
-        "inspect", help="print the kernels of zebin files",
-        description="Print each kernel's GRF count, SIMD width, scratch and "
-                    "private memory (bytes per hardware thread) from the "
-                    "zebin's .ze_info.")
-    inspect.add_argument("files", nargs="+", metavar="FILE.zebin")
-    inspect.set_defaults(run=_inspect)
-    return parser
 
 
 def main(argv=None):
