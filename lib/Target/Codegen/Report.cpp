@@ -20,12 +20,10 @@ using namespace mlir::xpu;
 /// integers print exactly in JSON.
 static int64_t roundMs(double ms) { return std::llround(ms); }
 
-llvm::json::Object
-mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
-  const BuildAttempt &chosen = result.decision.getChosen();
-
+/// The builds of a module, in the order they ran.
+static llvm::json::Array getAttemptsEntry(const GRFDecision &decision) {
   llvm::json::Array attempts;
-  for (const BuildAttempt &attempt : result.decision.attempts) {
+  for (const BuildAttempt &attempt : decision.attempts) {
     llvm::json::Object entry{
         {"grf_mode", stringifyBuildGRF(attempt.mode)},
         {"build_flags", attempt.buildFlags},
@@ -42,7 +40,12 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
       entry["unusable"] = attempt.unusable;
     attempts.push_back(std::move(entry));
   }
+  return attempts;
+}
 
+/// The kernels of the kept build.
+static llvm::json::Array getKernelsEntry(const ModuleCompileResult &result,
+                                         const BuildAttempt &chosen) {
   // The sub-group size each kernel's SPIR-V requires (0: none, IGC picks);
   // `simd` is the width IGC really compiled.
   llvm::StringMap<uint32_t> requiredSizes;
@@ -60,31 +63,12 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
         {"scratch_size", kernel.scratchSize},
         {"n_spills", kernel.nSpills},
     });
+  return kernels;
+}
 
-  llvm::json::Object entry{
-      {"module", result.name},
-      {"arch", result.arch},
-      {"backend", result.backend},
-      {"backend_reason", result.backendReason},
-      {"compiler", result.compilerIdentity},
-      {"grf_mode", getEffectiveGRFMode(chosen)},
-      {"n_regs", result.nRegs},
-      {"spill_size", chosen.spillSize},
-      {"build_flags", chosen.buildFlags},
-      {"cache", result.cache},
-      {"decision", result.decision.reason},
-      {"attempts", std::move(attempts)},
-      {"kernels", std::move(kernels)},
-  };
-  // Which cache level the result came from: "build" here (every build was
-  // in the cache); "module" when xpu-module-cache replays the whole module.
-  if (result.cache == "hit")
-    entry["cache_level"] = "build";
-  // The sub-group size the module's kernels require, when they agree.
-  if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
-    entry["subgroup_size"] = *size;
-  if (!result.validation.empty())
-    entry["validation"] = result.validation;
+/// How the GRF mode was decided, into `entry`.
+static void addDecisionSource(llvm::json::Object &entry,
+                              const ModuleCompileResult &result) {
   // How the GRF mode was decided: "measured", "predicted", "speculated",
   // "forced" or "igc"; for predicted modules also the plan and the estimate.
   entry["decision_source"] = result.decision.source;
@@ -100,6 +84,36 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
         {"prediction", result.pressure->prediction},
     };
   }
+}
+
+llvm::json::Object
+mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
+  const BuildAttempt &chosen = result.decision.getChosen();
+  llvm::json::Object entry{
+      {"module", result.name},
+      {"arch", result.arch},
+      {"backend", result.backend},
+      {"backend_reason", result.backendReason},
+      {"compiler", result.compilerIdentity},
+      {"grf_mode", getEffectiveGRFMode(chosen)},
+      {"n_regs", result.nRegs},
+      {"spill_size", chosen.spillSize},
+      {"build_flags", chosen.buildFlags},
+      {"cache", result.cache},
+      {"decision", result.decision.reason},
+      {"attempts", getAttemptsEntry(result.decision)},
+      {"kernels", getKernelsEntry(result, chosen)},
+  };
+  // Which cache level the result came from: "build" here (every build was
+  // in the cache); "module" when xpu-module-cache replays the whole module.
+  if (result.cache == "hit")
+    entry["cache_level"] = "build";
+  // The sub-group size the module's kernels require, when they agree.
+  if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
+    entry["subgroup_size"] = *size;
+  if (!result.validation.empty())
+    entry["validation"] = result.validation;
+  addDecisionSource(entry, result);
   return entry;
 }
 
