@@ -4,8 +4,10 @@ share one private redis-server on the Inductor-like mix of
 bench/pipeline/gen_inputs.py.
 
 Runs of xpu-opt --xpu-codegen-pipeline="arch=pvc grf-mode=auto backend=ocloc
-jobs=2 cache-dir=<machine> cache-url=<server>" (a worker wrapper counts the
-compiler workers each run starts; the report counts compiled builds):
+link=false jobs=2 cache-dir=<machine> cache-url=<server>" (a worker wrapper
+counts the compiler workers each run starts; the report counts compiled
+builds; link=false keeps one build per module, so the counts compare
+across runs one to one):
 
   local only, cold   machine 0, cache-url=none (the reference)
   shared, cold       machine A, empty server: compiles and fills both tiers
@@ -43,7 +45,7 @@ def run(build, input, out, name, machine, url, worker_dir, env=None):
         worker_dir, os.environ.get("XPU_CODEGEN_WORKER") or
         os.path.join(build, "bin", "xpu-compile-worker"))
     report = os.path.join(out, name + ".json")
-    options = (f"arch=pvc grf-mode=auto backend=ocloc jobs=2 "
+    options = (f"arch=pvc grf-mode=auto backend=ocloc link=false jobs=2 "
                f"cache-dir={machine} cache-url={url} report={report}")
     e = child_env(XPU_CODEGEN_WORKER=worker, **(env or {}))
     before = count_lines(log)

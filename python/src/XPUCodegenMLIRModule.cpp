@@ -31,6 +31,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -199,23 +200,47 @@ bool readReport(llvm::StringRef path,
   return true;
 }
 
+/// The binary that holds the kernels of report entry `entry`: the one a
+/// split part moved to, else the linked module it is part of, else its own.
+llvm::StringRef getBinaryName(const llvm::json::Object &entry,
+                              llvm::StringRef module) {
+  for (llvm::StringRef key : {"split_into", "linked_into"})
+    if (std::optional<llvm::StringRef> name = entry.getString(key))
+      return *name;
+  return module;
+}
+
 /// One outcome per report entry, with the binary of each module that
-/// compiled. Report entries follow the pass's walk order, as do the
-/// objects; an object already native before the pass ran has no entry, so
-/// names are matched.
+/// compiled: its own, the linked or split binary that holds its kernels, or
+/// for a duplicate its original's. A binary has one object per target, in
+/// the order of its module's entries (an object already native before the
+/// pass ran has no entry).
 void addModuleOutcomes(ModuleOp module, const llvm::json::Array &entries,
                        CompileOutcome &outcome) {
-  std::vector<NativeObject> objects = collectNativeObjects(module);
-  size_t next = 0;
+  llvm::StringMap<std::vector<std::string>> binaries;
+  for (NativeObject &object : collectNativeObjects(module))
+    binaries[object.module].push_back(std::move(object.binary));
+  llvm::StringMap<std::string> binaryOf;
+  for (const llvm::json::Value &entry : entries)
+    if (const llvm::json::Object *object = entry.getAsObject())
+      if (std::optional<llvm::StringRef> name = object->getString("module"))
+        binaryOf.try_emplace(*name, getBinaryName(*object, *name).str());
+
+  llvm::StringMap<size_t> seen;
   for (const llvm::json::Value &entry : entries) {
     ModuleOutcome moduleOutcome{serialize(entry), std::nullopt};
     const llvm::json::Object *object = entry.getAsObject();
-    if (object && !object->get("error")) {
-      std::optional<llvm::StringRef> name = object->getString("module");
-      while (next < objects.size() && name && objects[next].module != *name)
-        ++next;
-      if (next < objects.size())
-        moduleOutcome.binary = std::move(objects[next++].binary);
+    std::optional<llvm::StringRef> name =
+        object ? object->getString("module") : std::nullopt;
+    if (name && !object->get("error")) {
+      size_t target = seen[*name]++;
+      std::string binary = binaryOf.lookup(*name);
+      if (std::optional<llvm::StringRef> original =
+              object->getString("deduplicated_from"))
+        binary = binaryOf.lookup(*original);
+      auto found = binaries.find(binary);
+      if (found != binaries.end() && target < found->second.size())
+        moduleOutcome.binary = found->second[target];
     }
     outcome.modules.push_back(std::move(moduleOutcome));
   }

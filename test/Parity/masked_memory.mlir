@@ -6,9 +6,13 @@
 // memref accesses (vector's masked load/store emulation), so both modules
 // compile at SIMD16 without spills.
 // REQUIRES: ocloc
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.json" -o %t.mlir
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc link=false cache-dir=none report=%t.json" -o %t.mlir
 // RUN: FileCheck %s --input-file=%t.mlir
 // RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.json
+// With linking on (the default) the modules share one build; each
+// module's report entry is the same as with link=false.
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.linked.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=REPORT --input-file=%t.linked.json
 
 // CHECK: gpu.binary @masked_tail {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {{{.*}}axpy_tail = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}
 // CHECK: gpu.binary @full_rows {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {{{.*}}copy_rows = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}

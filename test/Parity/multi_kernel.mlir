@@ -6,8 +6,12 @@
 // kernel keeps eight vector<8xf32> accumulators live across a loop: it fits
 // 128 registers at SIMD16, so the module stays in small GRF mode.
 // REQUIRES: ocloc
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.json" | FileCheck %s
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc link=false cache-dir=none report=%t.json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// With linking on (the default) the modules share one build; each
+// module's report entry is the same as with link=false.
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.linked.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=REPORT < %t.linked.json
 
 // CHECK: gpu.binary @pointwise {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {{{.*}}copy_rows = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}, moments = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}, scale_rows = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}}
 // CHECK-SAME: n_regs = 128 : i32, spill_size = 0 : i64, subgroup_size = 16 : i32}, bin = "\7FELF

@@ -5,8 +5,12 @@
 // (Upstream's XeVM path overwrites the 32 with 16: its SPIR-V says
 // SubgroupSize 16 while the shuffles assume 32 lanes.)
 // REQUIRES: ocloc
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.json" | FileCheck %s
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc link=false cache-dir=none report=%t.json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
+// With linking on (the default) the modules share one build; each
+// module's report entry is the same as with link=false.
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.linked.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=REPORT < %t.linked.json
 
 // CHECK: gpu.binary @reduce16 {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {{{.*}}row_sum16 = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}
 // CHECK-SAME: n_regs = 128 : i32, spill_size = 0 : i64, subgroup_size = 16 : i32}

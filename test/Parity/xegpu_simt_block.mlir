@@ -12,11 +12,15 @@
 // REQUIRES: igc1, igc2
 // RUN: %mlir_opt %s --gpu-lower-to-xevm-pipeline="zebin-chip=pvc binary-format=isa xegpu-op-level=lane" -o %t.up.mlir
 // RUN: xpu-opt %t.up.mlir --xpu-native-codegen="backend=ocloc cache-dir=none" | FileCheck %s
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.json" | FileCheck %s
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc link=false cache-dir=none report=%t.json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc xegpu-op-level=subgroup cache-dir=none" | FileCheck %s
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none compiler-root=%igc2_root report=%t.igc2.json" | FileCheck %s
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc link=false xegpu-op-level=subgroup cache-dir=none" | FileCheck %s
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc link=false cache-dir=none compiler-root=%igc2_root report=%t.igc2.json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.igc2.json
+// With linking on (the default) the modules share one build; each
+// module's report entry is the same as with link=false.
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.linked.json" -o /dev/null
+// RUN: FileCheck %s --check-prefix=REPORT < %t.linked.json
 
 // CHECK: gpu.binary @simt_copy {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {copy_tile = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}}, n_regs = 128 : i32
 // CHECK: gpu.binary @simt_mma {{.*}}grf_mode = #xpu.grf_mode<small>, kernels = {mma_tile = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}}, n_regs = 128 : i32

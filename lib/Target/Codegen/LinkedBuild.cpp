@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <atomic>
 #include <mutex>
 
 using namespace mlir::xpu;
@@ -99,10 +100,14 @@ ModuleCompileResult NativeCodegenDriver::Batch::compileLinked(
     decision.reason += " that failed, so each was built alone: " + linkedError;
   ModuleCompileResult result =
       describe(request, module, plan, planNote, std::move(decision));
-  bool linkedCounted = false;
-  for (size_t part = 0, e = request.parts.size(); part < e; ++part)
-    result.parts.push_back(compilePart(index, part, module, plan, planNote,
-                                       linkedMode, linked, linkedCounted));
+  // Parts whose decision needs builds of their own run them in parallel.
+  std::vector<std::optional<LinkedPartResult>> parts(request.parts.size());
+  forEachIndex(parts.size(), [&](size_t part) {
+    parts[part] =
+        compilePart(index, part, module, plan, planNote, linkedMode, linked);
+  });
+  for (std::optional<LinkedPartResult> &part : parts)
+    result.parts.push_back(std::move(*part));
   return result;
 }
 
@@ -111,7 +116,7 @@ ModuleCompileResult NativeCodegenDriver::Batch::compileLinked(
 LinkedPartResult NativeCodegenDriver::Batch::compilePart(
     size_t index, size_t partIndex, const PreparedModule &module,
     BuildPlan plan, llvm::StringRef planNote, BuildGRF linkedMode,
-    const std::optional<BuildAttempt> &linked, bool &linkedCounted) {
+    const std::optional<BuildAttempt> &linked) {
   const ModuleCompileRequest &request = requests[index];
   const LinkedPart &part = request.parts[partIndex];
   ModuleCompileRequest partRequest;
@@ -159,12 +164,14 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
     }
     return buildShared(partRequest, **alone, mode, /*keys=*/nullptr);
   };
+  // The linked build's time counts once, for the first part (every part's
+  // decision starts with that build), whatever order parts finish in.
+  std::atomic<bool> linkedCounted = partIndex != 0;
   auto partBuild = [&](BuildGRF mode) -> llvm::Expected<BuildAttempt> {
     if (mode != linkedMode || !linked)
       return buildAlone(mode);
     BuildAttempt attempt = restrictToKernels(*linked, part.kernels);
-    // The linked build's time counts once, for its first part.
-    if (std::exchange(linkedCounted, true)) {
+    if (linkedCounted.exchange(true)) {
       attempt.reused = true;
       attempt.compileMs = 0;
     }
@@ -180,9 +187,8 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
     return result;
   }
   const BuildAttempt &chosen = decision->getChosen();
+  // The decision reads as an unlinked run's; `linked_into` says how.
   result.split = !linked || chosen.mode != linkedMode;
-  if (!result.split)
-    decision->reason += " (linked build)";
   result.result =
       describe(partRequest, partModule, plan, planNote, std::move(*decision));
   return result;

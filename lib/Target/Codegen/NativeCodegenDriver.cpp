@@ -205,18 +205,7 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
 
 std::vector<llvm::Expected<ModuleCompileResult>>
 NativeCodegenDriver::Batch::run() {
-  // The shared pool may have grown for an earlier caller: `jobs` still
-  // bounds this batch.
-  unsigned threads = options.jobs ? options.jobs : impl.pool->getMaxWorkers();
-  if (threads <= 1 || requests.size() <= 1) {
-    for (size_t i = 0, e = requests.size(); i < e; ++i)
-      compileModule(i);
-  } else {
-    llvm::StdThreadPool threadPool(llvm::hardware_concurrency(threads));
-    for (size_t i = 0, e = requests.size(); i < e; ++i)
-      threadPool.async([this, i] { compileModule(i); });
-    threadPool.wait();
-  }
+  forEachIndex(requests.size(), [this](size_t i) { compileModule(i); });
   markReusedBuilds();
   if (impl.cache)
     impl.cache->prune(options.cacheMaxSize);
@@ -226,6 +215,22 @@ NativeCodegenDriver::Batch::run() {
   for (auto &result : results)
     ordered.push_back(std::move(*result));
   return ordered;
+}
+
+void NativeCodegenDriver::Batch::forEachIndex(
+    size_t count, llvm::function_ref<void(size_t)> body) {
+  // The shared pool may have grown for an earlier caller: `jobs` still
+  // bounds this batch.
+  unsigned threads = options.jobs ? options.jobs : impl.pool->getMaxWorkers();
+  if (threads <= 1 || count <= 1) {
+    for (size_t i = 0; i < count; ++i)
+      body(i);
+    return;
+  }
+  llvm::StdThreadPool threadPool(llvm::hardware_concurrency(threads));
+  for (size_t i = 0; i < count; ++i)
+    threadPool.async([body, i] { body(i); });
+  threadPool.wait();
 }
 
 void NativeCodegenDriver::Batch::compileModule(size_t index) {

@@ -133,10 +133,13 @@ private:
   ModuleCompileResult compileLinked(size_t index,
                                     const detail::PreparedModule &module,
                                     BuildPlan plan, llvm::StringRef planNote);
-  LinkedPartResult
-  compilePart(size_t index, size_t part, const detail::PreparedModule &module,
-              BuildPlan plan, llvm::StringRef planNote, BuildGRF linkedMode,
-              const std::optional<BuildAttempt> &linked, bool &linkedCounted);
+  LinkedPartResult compilePart(size_t index, size_t part,
+                               const detail::PreparedModule &module,
+                               BuildPlan plan, llvm::StringRef planNote,
+                               BuildGRF linkedMode,
+                               const std::optional<BuildAttempt> &linked);
+  /// Runs `body` for 0..count-1, `jobs` at a time.
+  void forEachIndex(size_t count, llvm::function_ref<void(size_t)> body);
   std::shared_ptr<detail::SharedBuild>
   runSharedBuild(const ModuleCompileRequest &,
                  const detail::PreparedModule &module, BuildGRF mode,

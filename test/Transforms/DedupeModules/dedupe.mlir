@@ -2,7 +2,7 @@
 // once: the first is kept, launches of the others are redirected to its
 // matching kernels, and the report still lists every original module.
 // RUN: xpu-opt %s --pass-pipeline="builtin.module(xpu-attach-target{arch=pvc},xpu-dedupe-modules)" | FileCheck %s
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.json" | FileCheck %s --check-prefix=NATIVE
+// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc link=false cache-dir=none report=%t.json" | FileCheck %s --check-prefix=NATIVE
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none dedupe=false report=%t.off.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=OFF < %t.off.json

@@ -102,6 +102,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   emit.optLevel = options.optLevel;
   emit.validateSPIRV = SPIRVValidation::Off;
   emit.keepGoing = true;
+  emit.jobs = options.jobs;
   pm.addPass(createXPUEmitSPIRV(emit));
   XPUNativeCodegenOptions native;
   native.backend = options.backend;

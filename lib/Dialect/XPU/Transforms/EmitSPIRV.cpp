@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/LinkedParts.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
@@ -13,6 +14,9 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
+
+#include <atomic>
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUEMITSPIRV
@@ -34,47 +38,128 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
 
   void runOnOperation() override {
     unsigned numFailed = 0;
-    for (auto module :
-         llvm::make_early_inc_range(getOperation().getOps<gpu::GPUModuleOp>()))
-      if (!getModuleFailure(module) && failed(emitOrMark(module)))
-        ++numFailed;
+    SmallVector<gpu::GPUModuleOp> modules;
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
+      if (!getModuleFailure(module) && listsXPUTarget(module))
+        modules.push_back(module);
+    // A linked module that does not emit is taken apart, and its parts are
+    // emitted alone: what fails is then that original module's error.
+    SmallVector<gpu::GPUModuleOp> parts;
+    emitAll(modules, numFailed, &parts);
+    emitAll(parts, numFailed, /*unlinked=*/nullptr);
     if (failed(finishModuleStage(numFailed, keepGoing)))
       signalPassFailure();
   }
 
-  /// Emits `module`; when that fails, the module stays and is marked.
-  LogicalResult emitOrMark(gpu::GPUModuleOp module) {
-    FirstErrorRecorder recorder(&getContext());
-    if (succeeded(emitModule(module)))
-      return success();
-    markModuleFailed(module,
-                     recorder.getMessage("xpu-emit-spirv: emission failed"));
-    return failure();
+  static bool listsXPUTarget(gpu::GPUModuleOp module) {
+    ArrayAttr targets = module.getTargetsAttr();
+    return targets && llvm::any_of(targets, llvm::IsaPred<TargetAttr>);
   }
 
-  LogicalResult emitModule(gpu::GPUModuleOp module) {
-    ArrayAttr targets = module.getTargetsAttr();
-    if (!targets || llvm::none_of(targets, llvm::IsaPred<TargetAttr>))
-      return success();
-    for (Attribute target : targets)
+  /// The outcome of one module's emission.
+  struct Emission {
+    std::optional<SmallVector<char, 0>> spirv;
+    std::string error;
+  };
+
+  /// Emits `modules`, up to `jobs` at once, and replaces each by its binary.
+  /// A module that fails stays, marked; a linked one is replaced by its
+  /// parts, added to `unlinked`, when that is given.
+  void emitAll(ArrayRef<gpu::GPUModuleOp> modules, unsigned &numFailed,
+               SmallVectorImpl<gpu::GPUModuleOp> *unlinked) {
+    SmallVector<Emission> emissions(modules.size());
+    for (size_t i = 0, e = modules.size(); i < e; ++i)
+      prepare(modules[i], emissions[i], unlinked);
+    emitInParallel(modules, emissions, unlinked);
+    for (size_t i = 0, e = modules.size(); i < e; ++i) {
+      gpu::GPUModuleOp module = modules[i];
+      Emission &emission = emissions[i];
+      if (emission.spirv) {
+        createBinary(module, *emission.spirv);
+        continue;
+      }
+      if (unlinked && isLinked(module)) {
+        mlir::emitWarning(module.getLoc())
+            << "xpu-emit-spirv: linked module '" << module.getName()
+            << "' does not emit (" << emission.error
+            << "); its modules are emitted alone";
+        llvm::append_range(*unlinked, unlinkModule(module));
+        continue;
+      }
+      markModuleFailed(module, emission.error);
+      ++numFailed;
+    }
+  }
+
+  static bool isLinked(gpu::GPUModuleOp module) {
+    return module->hasAttr(XPUDialect::kLinkedAttrName);
+  }
+
+  /// What must happen on this thread before emission, because it changes
+  /// the module: its kernels' sub-group sizes.
+  void prepare(gpu::GPUModuleOp module, Emission &emission, bool unlinking) {
+    FirstErrorRecorder recorder(&getContext(), unlinking && isLinked(module));
+    if (succeeded(checkTargets(module)) &&
+        // Kernels lowered elsewhere get their sub-group size here at the
+        // latest.
+        succeeded(applySubgroupSizes(module, getXPUTargets(module))))
+      return;
+    emission.error = recorder.getMessage("xpu-emit-spirv: emission failed");
+  }
+
+  static LogicalResult checkTargets(gpu::GPUModuleOp module) {
+    for (Attribute target : module.getTargetsAttr())
       if (!isa<TargetAttr>(target))
         return module.emitError()
                << "xpu-emit-spirv: cannot mix #xpu.target with " << target
                << "; use gpu-module-to-binary for other targets";
+    return success();
+  }
 
-    // Kernels lowered elsewhere get their sub-group size here at the latest.
-    if (failed(applySubgroupSizes(module, getXPUTargets(module))))
-      return failure();
+  /// Emits every prepared module, `jobs` at a time (one at a time when the
+  /// context is single-threaded); diagnostics come out in module order.
+  void emitInParallel(ArrayRef<gpu::GPUModuleOp> modules,
+                      MutableArrayRef<Emission> emissions, bool unlinking) {
+    MLIRContext *context = &getContext();
+    ParallelDiagnosticHandler ordered(context);
+    std::atomic<size_t> next{0};
+    auto emitNext = [&](size_t) {
+      for (size_t i; (i = next++) < modules.size();) {
+        if (!emissions[i].error.empty())
+          continue;
+        ordered.setOrderIDForThread(i);
+        emitOne(modules[i], emissions[i], unlinking && isLinked(modules[i]));
+        ordered.eraseOrderIDForThread();
+      }
+    };
+    size_t workers = std::min<size_t>(jobs ? jobs : context->getNumThreads(),
+                                      modules.size());
+    if (workers > 1 && context->isMultithreadingEnabled())
+      parallelFor(context, 0, workers, emitNext);
+    else
+      emitNext(0);
+  }
+
+  /// Emission proper; it reads `module` and changes nothing in the context
+  /// but uniqued attributes, so modules emit in parallel.
+  void emitOne(gpu::GPUModuleOp module, Emission &emission, bool swallow) {
+    FirstErrorRecorder recorder(&getContext(), swallow);
     FailureOr<SmallVector<char, 0>> spirv = emitSPIRV(module, optLevel);
-    if (failed(spirv) ||
-        failed(checkSPIRV(module, *spirv, validateSPIRV, "xpu-emit-spirv")))
-      return failure();
+    if (succeeded(spirv) &&
+        succeeded(checkSPIRV(module, *spirv, validateSPIRV, "xpu-emit-spirv")))
+      emission.spirv = std::move(*spirv);
+    else
+      emission.error = recorder.getMessage("xpu-emit-spirv: emission failed");
+  }
 
+  /// Replaces `module` by a gpu.binary of the same name holding `spirv`
+  /// once per target.
+  void createBinary(gpu::GPUModuleOp module, ArrayRef<char> spirv) {
     MLIRContext *context = &getContext();
     auto payload =
-        StringAttr::get(context, StringRef(spirv->data(), spirv->size()));
+        StringAttr::get(context, StringRef(spirv.data(), spirv.size()));
     SmallVector<Attribute> objects;
-    for (Attribute target : targets)
+    for (Attribute target : module.getTargetsAttr())
       objects.push_back(gpu::ObjectAttr::get(
           context, target, gpu::CompilationTarget::Assembly, payload,
           /*properties=*/nullptr, /*kernels=*/nullptr));
@@ -93,11 +178,10 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
           XPUDialect::kModuleCacheKeyAttrName, XPUDialect::kLinkedAttrName})
       if (Attribute attr = module->getAttr(name))
         binary->setAttr(name, attr);
-    if (module->hasAttr(XPUDialect::kLinkedAttrName))
+    if (isLinked(module))
       keepAsLinkSource(module, binary);
     else
       module.erase();
-    return success();
   }
 
   /// Keeps the lowered linked `module` (without targets, so no stage

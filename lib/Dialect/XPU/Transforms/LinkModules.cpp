@@ -169,6 +169,10 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     linked.setName("xpu_linked");
     symbols.insert(linked, Block::iterator(first));
 
+    // The parts' own locations, for a part taken out again (LinkedParts.h);
+    // diagnostics on the linked module still point at the first.
+    SmallVector<Location> partLocs = llvm::map_to_vector(
+        parts, [](gpu::GPUModuleOp part) { return part.getLoc(); });
     SymbolTable linkedSymbols(linked);
     SmallVector<Attribute> records;
     for (gpu::GPUModuleOp part : parts) {
@@ -193,6 +197,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     }
     linked->setAttr(XPUDialect::kLinkedAttrName,
                     ArrayAttr::get(context, records));
+    linked->setLoc(FusedLoc::get(context, partLocs));
     ++numLinkedModules;
   }
 

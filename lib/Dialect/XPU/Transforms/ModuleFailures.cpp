@@ -18,14 +18,16 @@ using namespace mlir::xpu;
 static std::atomic<bool> deferModuleFailures{false};
 static std::atomic<unsigned> numDeferredModuleFailures{0};
 
-FirstErrorRecorder::FirstErrorRecorder(MLIRContext *context)
+FirstErrorRecorder::FirstErrorRecorder(MLIRContext *context, bool swallow)
     : context(context), thread(std::this_thread::get_id()) {
-  id = context->getDiagEngine().registerHandler([this](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty() &&
-        std::this_thread::get_id() == thread)
-      message = diag.str();
-    return failure();
-  });
+  id = context->getDiagEngine().registerHandler(
+      [this, swallow](Diagnostic &diag) {
+        if (std::this_thread::get_id() != thread)
+          return failure();
+        if (diag.getSeverity() == DiagnosticSeverity::Error && message.empty())
+          message = diag.str();
+        return success(swallow);
+      });
 }
 
 FirstErrorRecorder::~FirstErrorRecorder() {

@@ -15,6 +15,7 @@
 #include "NativeCodegenRun.h"
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/LinkedParts.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
@@ -65,32 +66,6 @@ static LinkedPart getLinkedPart(DictionaryAttr record) {
   if (auto pressure = record.getAs<PressureAttr>("pressure"))
     part.pressure = getPressureEstimate(pressure);
   return part;
-}
-
-/// Erases every symbol of `module` that `kernels` do not use, directly or
-/// not.
-static void keepOnly(gpu::GPUModuleOp module, ArrayRef<std::string> kernels) {
-  llvm::SmallPtrSet<Operation *, 16> used;
-  SmallVector<Operation *> worklist;
-  for (const std::string &kernel : kernels)
-    if (Operation *op = SymbolTable::lookupSymbolIn(module, kernel))
-      if (used.insert(op).second)
-        worklist.push_back(op);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
-    if (!uses)
-      continue;
-    for (const SymbolTable::SymbolUse &use : *uses)
-      if (Operation *symbol = SymbolTable::lookupSymbolIn(
-              module, use.getSymbolRef().getRootReference()))
-        if (used.insert(symbol).second)
-          worklist.push_back(symbol);
-  }
-  for (Operation &op :
-       llvm::make_early_inc_range(module.getBody()->getOperations()))
-    if (SymbolTable::getSymbolName(&op) && !used.contains(&op))
-      op.erase();
 }
 
 void NativeCodegenRun::collectRequests(
@@ -233,7 +208,9 @@ void NativeCodegenRun::collectLinkSources() {
 
 llvm::Expected<std::vector<char>>
 NativeCodegenRun::emitLinkedPart(StringRef binary, const LinkedPart &part) {
-  std::lock_guard<std::mutex> lock(emitMutex);
+  // Parts emit in parallel only where the context is thread-safe; the
+  // clone itself uniques names, so it is always made under the lock.
+  std::unique_lock<std::mutex> lock(emitMutex);
   gpu::GPUModuleOp source = linkSources.lookup(binary);
   if (!source)
     return llvm::createStringError(
@@ -241,11 +218,13 @@ NativeCodegenRun::emitLinkedPart(StringRef binary, const LinkedPart &part) {
         part.name +
         "' alone from (xpu-emit-spirv keeps it for linked modules)");
   OwningOpRef<gpu::GPUModuleOp> clone(source.clone());
-  keepOnly(*clone, part.kernels);
+  keepOnlyKernels(*clone, part.kernels);
   int optLevel =
       source->getAttrOfType<DictionaryAttr>(XPUDialect::kLinkSourceAttrName)
           .getAs<IntegerAttr>("opt_level")
           .getInt();
+  if (getContext().isMultithreadingEnabled())
+    lock.unlock();
   FirstErrorRecorder recorder(&getContext());
   FailureOr<SmallVector<char, 0>> spirv = emitSPIRV(*clone, optLevel);
   if (failed(spirv))

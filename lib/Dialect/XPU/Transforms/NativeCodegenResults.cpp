@@ -13,6 +13,8 @@
 
 #include "NativeCodegenRun.h"
 
+#include "XPUCodegen/Dialect/XPU/Transforms/LinkedParts.h"
+
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
@@ -139,9 +141,10 @@ std::vector<llvm::json::Value> NativeCodegenRun::applyLinkedResult(
   OpBuilder splitBuilder(context);
   splitBuilder.setInsertionPointAfter(slot.binary);
   SymbolTable symbols(getOperation());
-  for (auto [part, partResult] : llvm::zip_equal(request.parts, result.parts)) {
+  for (auto [index, part, partResult] :
+       llvm::enumerate(request.parts, result.parts)) {
     if (!partResult.result) {
-      mlir::emitError(getLineLoc(slot.binary))
+      mlir::emitError(getLinkedPartLoc(slot.binary, index))
           << "xpu-native-codegen: module '" << part.name << "' (linked into '"
           << request.name << "') for arch '" << request.arch
           << "' failed: " << getExcerpt(partResult.error);

@@ -30,11 +30,13 @@
 namespace mlir::xpu {
 
 /// Records the first error diagnosed on this thread while it lives, for a
-/// module's `xpu.error`; every diagnostic still reaches the host's handlers.
-/// Per thread, because modules are lowered in parallel.
+/// module's `xpu.error`; every diagnostic still reaches the host's handlers,
+/// unless `swallow` is set (the caller retries the work in smaller pieces,
+/// which diagnose for themselves). Per thread, because modules are lowered
+/// and emitted in parallel.
 class FirstErrorRecorder {
 public:
-  explicit FirstErrorRecorder(MLIRContext *context);
+  explicit FirstErrorRecorder(MLIRContext *context, bool swallow = false);
   ~FirstErrorRecorder();
   FirstErrorRecorder(const FirstErrorRecorder &) = delete;
   FirstErrorRecorder &operator=(const FirstErrorRecorder &) = delete;

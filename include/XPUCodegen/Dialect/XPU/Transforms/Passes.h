@@ -73,8 +73,9 @@ struct CodegenPipelineOptions
       *this, "link",
       llvm::cl::desc("Link modules with the same target, flags and GRF "
                      "policy so they compile in one native compiler call "
-                     "(xpu-link-modules; docs/Linking.md)"),
-      llvm::cl::init(false)};
+                     "(xpu-link-modules; docs/Linking.md); link=false keeps "
+                     "one binary per module"),
+      llvm::cl::init(true)};
   PassOptions::Option<unsigned> linkMaxKernels{
       *this, "link-max-kernels",
       llvm::cl::desc("Most kernels in one linked module (xpu-link-modules "

@@ -252,6 +252,11 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
     the decisions per part: every original module gets its own report entry
     (`"linked_into"`), and with `auto` a part whose own measurement calls
     for another mode is split out of the linked build (docs/Linking.md).
+    The linked module's location fuses its parts' locations, so a later
+    stage that takes a part out again (`xpu-emit-spirv` when the linked
+    module does not emit) reports it where it was written.
+    `xpu-codegen-pipeline` runs this pass by default (`link=false` turns it
+    off).
 
     `max-kernels` bounds the kernels of one linked module, so that one huge
     module does not serialize all work onto one compiler worker (`jobs`);
@@ -361,7 +366,14 @@ def XPUEmitSPIRV : Pass<"xpu-emit-spirv", "::mlir::ModuleOp"> {
 
     A module that cannot be emitted is an error at the module; it stays a
     `gpu.module` marked `xpu.error` and the others are still emitted. The
-    pass then fails unless `keep-going` is set.
+    pass then fails unless `keep-going` is set. A linked module
+    (`xpu-link-modules`) that cannot be emitted is a warning: it is taken
+    apart into its original modules, each emitted alone, so only the ones
+    that fail alone are errors (docs/Linking.md).
+
+    Modules are emitted `jobs` at a time (LLVM's SPIR-V backend runs in
+    `xpu-spirv-emitter` processes, one per concurrent emission);
+    diagnostics come out in module order whatever `jobs` is.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect",
@@ -381,6 +393,9 @@ def XPUEmitSPIRV : Pass<"xpu-emit-spirv", "::mlir::ModuleOp"> {
     Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
            "Mark a module that fails with xpu.error and succeed, so later "
            "passes still process the other modules">,
+    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
+           "Modules emitted at once (0: the context's threads; a "
+           "single-threaded context emits one at a time)">,
   ];
 }
 
