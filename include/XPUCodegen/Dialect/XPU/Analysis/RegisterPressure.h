@@ -29,15 +29,17 @@ struct DeviceInfo;
 /// Peak live bytes per lane (work-item) of a function-like operation.
 ///
 /// A value costs what one lane holds of it: vectors their element count times
-/// the element size, scalars their size, `index` 8 bytes (the pipeline
-/// lowers index to i64), memrefs and pointers 8 bytes (the base pointer; the
-/// rest of a descriptor folds away). Constants are free (IGC rematerializes
-/// them as immediates) and so are function arguments (uniform: they live in
-/// the thread payload, not in per-lane registers). The live set at an
-/// operation is MLIR's `Liveness` set in its block plus everything live
+/// the element size, scalars their size, integers and floats narrower than
+/// 32 bits 4 bytes (a 32-bit slot, as IGC holds them), `index` 8 bytes (the
+/// pipeline lowers index to i64), memrefs and pointers 8 bytes (the base
+/// pointer; the rest of a descriptor folds away). Constants are free (IGC
+/// rematerializes them as immediates) and so are function arguments (uniform:
+/// they live in the thread payload, not in per-lane registers). The live set at
+/// an operation is MLIR's `Liveness` set in its block plus everything live
 /// across each enclosing operation, so accumulators carried by a loop
 /// (`iter_args`, block arguments) and values used after a loop count inside
-/// its body.
+/// its body. At a loop, the inits it consumes and the results it returns
+/// share registers: only the larger of the two counts.
 ///
 /// Usable as an MLIR analysis: `getAnalysis<RegisterPressureAnalysis>()` in a
 /// pass on a `gpu.func`, or `AnalysisManager::nest(...)` down to one.
@@ -76,10 +78,11 @@ GRFBudget getGRFBudget(const DeviceInfo &device,
 /// `smallBelowPercent` the small register file is predicted to be enough,
 /// above `largeAbovePercent` the kernel is predicted to spill in small mode
 /// and large is predicted to be the better mode; in between, uncertain.
-/// The defaults are fitted to IGC 1.0.12504 on pvc (docs/RegisterPressure.md).
+/// The defaults are fitted at SIMD16 to IGC 1.0.12504 and IGC 2.40 on pvc,
+/// and IGC 2.40 on bmg and cri (docs/RegisterPressure.md, "Calibration").
 struct PredictionThresholds {
-  static constexpr unsigned kDefaultSmallBelowPercent = 93;
-  static constexpr unsigned kDefaultLargeAbovePercent = 130;
+  static constexpr unsigned kDefaultSmallBelowPercent = 110;
+  static constexpr unsigned kDefaultLargeAbovePercent = 117;
   unsigned smallBelowPercent = kDefaultSmallBelowPercent;
   unsigned largeAbovePercent = kDefaultLargeAbovePercent;
 };
