@@ -22,6 +22,7 @@
 #include "llvm/Support/ThreadPool.h"
 
 #include <mutex>
+#include <numeric>
 
 using namespace mlir::xpu;
 using namespace mlir::xpu::detail;
@@ -205,7 +206,15 @@ NativeCodegenDriver::compile(llvm::ArrayRef<ModuleCompileRequest> requests) {
 
 std::vector<llvm::Expected<ModuleCompileResult>>
 NativeCodegenDriver::Batch::run() {
-  forEachIndex(requests.size(), [this](size_t i) { compileModule(i); });
+  // Largest SPIR-V first: the longest builds (linked modules, register-heavy
+  // kernels) start at once instead of last, which shortens the critical
+  // path; results stay in input order.
+  std::vector<size_t> order(requests.size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return requests[a].spirv.size() > requests[b].spirv.size();
+  });
+  forEachIndex(order.size(), [&](size_t i) { compileModule(order[i]); });
   markReusedBuilds();
   if (impl.cache)
     impl.cache->prune(options.cacheMaxSize);

@@ -1,8 +1,10 @@
-// A module that cannot be lowered is not linked (xpu-link-modules lowers each
-// candidate alone on a copy first): it fails alone with its own located
-// error, and the modules it would have joined are linked and compiled.
-// check-lowering=false shows what the check prevents: the bad module is
-// linked and its lowering error fails the linked module with every part.
+// A module that cannot be lowered fails alone with its own located error.
+// xpu-codegen-pipeline links optimistically: the linked module does not
+// lower (a warning naming its modules), xpu-unlink-failed-modules takes it
+// apart, and each module is lowered alone: 'bad' fails, 'first' and
+// 'third' compile as with link=false. xpu-link-modules alone (its default
+// check-lowering) lowers each candidate on a copy first, so the bad module
+// is not linked at all; check-lowering=false links it.
 // REQUIRES: ocloc
 // RUN: not xpu-opt %s -allow-unregistered-dialect --xpu-codegen-pipeline="arch=pvc grf-mode=small cache-dir=none link=true report=%t.json" -o %t.mlir 2>%t.err
 // RUN: FileCheck %s < %t.mlir
@@ -11,25 +13,25 @@
 // RUN: xpu-opt %s -allow-unregistered-dialect --pass-pipeline="builtin.module(xpu-attach-target{arch=pvc grf-mode=small},xpu-link-modules{check-lowering=false})" | FileCheck %s --check-prefix=UNCHECKED
 // RUN: xpu-opt %s -allow-unregistered-dialect --pass-pipeline="builtin.module(xpu-attach-target{arch=pvc grf-mode=small},xpu-link-modules)" | FileCheck %s --check-prefix=CHECKED
 
-// CHECK: gpu.binary @xpu_linked {xpu.linked = [{kernels = {copy = "copy"}, module = "first"}, {kernels = {copy = "copy_third"}, module = "third"}]} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
+// CHECK: gpu.binary @first [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
 // CHECK: gpu.module @bad
 // CHECK-SAME: xpu.error = "xpu-lower-to-xevm: 'vendor.sync' has no lowering
 // CHECK: "vendor.sync"
+// CHECK: gpu.binary @third [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
 // CHECK-LABEL: func.func @host
-// CHECK: gpu.launch_func  @xpu_linked::@copy blocks
+// CHECK: gpu.launch_func  @first::@copy blocks
 // CHECK: gpu.launch_func  @bad::@sync blocks
-// CHECK: gpu.launch_func  @xpu_linked::@copy_third blocks
+// CHECK: gpu.launch_func  @third::@copy blocks
 
-// ERR: lowering-isolation.mlir:[[@LINE+31]]:7: error: xpu-lower-to-xevm: 'vendor.sync' has no lowering
-// ERR-NOT: module 'first'
-// ERR-NOT: module 'third'
+// ERR: lowering-isolation.mlir:[[@LINE+18]]:3: warning: xpu-lower-to-xevm: linked module 'xpu_linked' does not lower ({{.*}}); its modules 'first', 'bad', 'third' are lowered alone (xpu-unlink-failed-modules)
+// ERR: lowering-isolation.mlir:[[@LINE+29]]:7: error: xpu-lower-to-xevm: 'vendor.sync' has no lowering
+// ERR-NOT: error:
 
-// REPORT: "linked_into": "xpu_linked",
-// REPORT-NEXT: "module": "first"
-// REPORT: "linked_into": "xpu_linked",
-// REPORT-NEXT: "module": "third"
+// REPORT: "module": "first"
 // REPORT: "error": "xpu-lower-to-xevm: 'vendor.sync' has no lowering
 // REPORT: "module": "bad"
+// REPORT: "module": "third"
+// REPORT-NOT: linked_into
 
 // UNCHECKED: gpu.module @xpu_linked {{.*}}module = "bad"
 

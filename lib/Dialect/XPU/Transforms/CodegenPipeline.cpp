@@ -76,6 +76,9 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
     link.maxKernels = options.linkMaxKernels;
     link.xegpuOpLevel = options.xegpuOpLevel;
     link.use64bitIndex = options.use64bitIndex;
+    // Optimistic: a linked module that does not lower is taken apart after
+    // lowering (below), instead of every module being lowered on a copy.
+    link.checkLowering = false;
     pm.addPass(createXPULinkModules(link));
   }
 
@@ -96,6 +99,11 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   lower.use64bitIndex = options.use64bitIndex;
   lower.keepGoing = true;
   pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+  if (options.link) {
+    // Each module of a linked one that did not lower, lowered alone.
+    pm.addPass(createXPUUnlinkFailedModules());
+    pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+  }
 
   // Validation happens once, in xpu-native-codegen, per validate-spirv.
   XPUEmitSPIRVOptions emit;

@@ -81,8 +81,8 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
       if (unlinked && isLinked(module)) {
         mlir::emitWarning(module.getLoc())
             << "xpu-emit-spirv: linked module '" << module.getName()
-            << "' does not emit (" << emission.error
-            << "); its modules are emitted alone";
+            << "' does not emit (" << emission.error << "); its modules "
+            << getLinkedPartNames(module) << " are emitted alone";
         llvm::append_range(*unlinked, unlinkModule(module));
         continue;
       }

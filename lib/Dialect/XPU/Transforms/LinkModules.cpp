@@ -82,10 +82,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     // The lowering tried on copies loads these; load them before it runs.
-    OpPassManager pm(gpu::GPUModuleOp::getOperationName());
-    buildDeviceLoweringPipeline(pm, "workgroup", true);
-    pm.getDependentDialects(registry);
-    registry.insert<xevm::XeVMDialect>();
+    createXPULowerToXeVM()->getDependentDialects(registry);
   }
 
   void runOnOperation() override {
@@ -95,18 +92,31 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
           << maxKernels.getValue();
       return signalPassFailure();
     }
+    // Diagnostics are dropped here: a module that cannot be linked reports
+    // them, located, when it is lowered alone in the pipeline.
+    ScopedDiagnosticHandler quiet(&getContext(),
+                                  [](Diagnostic &) { return success(); });
     SmallVector<gpu::GPUModuleOp> candidates;
-    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
-      if (isLinkable(module) && getKernelNames(module).size() < maxKernels)
-        candidates.push_back(module);
+    SmallVector<StringRef> levels;
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      if (!isLinkable(module) || getKernelNames(module).size() >= maxKernels)
+        continue;
+      FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
+      if (failed(level))
+        continue;
+      candidates.push_back(module);
+      levels.push_back(*level);
+    }
+    SmallVector<bool> lowers = checkLowerAlone(candidates);
+
     // Link key and XeGPU level -> the modules with them, in input order.
     llvm::MapVector<Attribute, SmallVector<gpu::GPUModuleOp>> groups;
     Builder builder(&getContext());
-    for (gpu::GPUModuleOp module : candidates)
-      if (FailureOr<StringRef> level = checkLowersAlone(module);
-          succeeded(level))
+    for (auto [module, level, lowered] :
+         llvm::zip_equal(candidates, levels, lowers))
+      if (lowered)
         groups[builder.getArrayAttr(
-                   {getLinkKey(module), builder.getStringAttr(*level)})]
+                   {getLinkKey(module), builder.getStringAttr(level)})]
             .push_back(module);
 
     SymbolTable symbols(getOperation());
@@ -116,26 +126,34 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
           link(batch, symbols);
   }
 
-  /// The XeGPU level `module` lowers at, or failure when it does not lower
-  /// alone (tried on a copy with check-lowering). Diagnostics are dropped:
-  /// the module's own lowering reports them, located, when it fails alone.
-  FailureOr<StringRef> checkLowersAlone(gpu::GPUModuleOp module) {
-    ScopedDiagnosticHandler quiet(&getContext(),
-                                  [](Diagnostic &) { return success(); });
-    FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
-    if (failed(level) || !checkLowering)
-      return level;
-    OpBuilder builder(module);
-    auto copy = cast<gpu::GPUModuleOp>(builder.clone(*module));
-    copy.setName("__xpu_link_check");
-    OpPassManager pm(gpu::GPUModuleOp::getOperationName());
-    buildDeviceLoweringPipeline(pm, *level, use64bitIndex);
-    bool lowered = succeeded(runPipeline(pm, copy)) && !findUnloweredOp(copy);
-    copy.erase();
-    if (lowered)
-      return level;
-    ++numNotLowering;
-    return failure();
+  /// Which of `candidates` lower alone (all, without check-lowering). They
+  /// are tried on copies, all in one nested module, by xpu-lower-to-xevm,
+  /// whose pipeline lowers them in parallel and marks a copy that fails.
+  SmallVector<bool> checkLowerAlone(ArrayRef<gpu::GPUModuleOp> candidates) {
+    SmallVector<bool> lowers(candidates.size(), true);
+    if (!checkLowering || candidates.empty())
+      return lowers;
+    ModuleOp scratch = ModuleOp::create(getOperation().getLoc());
+    getOperation().getBody()->push_back(scratch);
+    OpBuilder builder = OpBuilder::atBlockEnd(scratch.getBody());
+    SmallVector<gpu::GPUModuleOp> copies;
+    for (gpu::GPUModuleOp module : candidates)
+      copies.push_back(cast<gpu::GPUModuleOp>(builder.clone(*module)));
+
+    OpPassManager pm(ModuleOp::getOperationName());
+    XPULowerToXeVMOptions lower;
+    lower.xegpuOpLevel = xegpuOpLevel;
+    lower.use64bitIndex = use64bitIndex;
+    lower.keepGoing = true;
+    pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+    bool ran = succeeded(runPipeline(pm, scratch));
+    for (auto [copy, lowered] : llvm::zip_equal(copies, lowers)) {
+      lowered = ran && !getModuleFailure(copy) && !findUnloweredOp(copy);
+      if (!lowered)
+        ++numNotLowering;
+    }
+    scratch.erase();
+    return lowers;
   }
 
   /// Consecutive runs of `modules` with at most max-kernels kernels each.

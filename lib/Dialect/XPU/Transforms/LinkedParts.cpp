@@ -49,6 +49,17 @@ Location mlir::xpu::getLinkedPartLoc(Operation *linked, size_t index) {
   return linked->getLoc();
 }
 
+std::string mlir::xpu::getLinkedPartNames(Operation *linked) {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  auto records = linked->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+  llvm::interleaveComma(
+      records.getAsRange<DictionaryAttr>(), os, [&](DictionaryAttr record) {
+        os << "'" << record.getAs<StringAttr>("module").getValue() << "'";
+      });
+  return names;
+}
+
 /// Part `index` of `linked`, described by `record`, as a module of its own
 /// placed before it.
 static gpu::GPUModuleOp clonePart(gpu::GPUModuleOp linked,

@@ -15,6 +15,7 @@
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/DeviceLowering.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/LinkedParts.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 
@@ -274,7 +275,8 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
 
   void runOnOperation() override {
     gpu::GPUModuleOp module = getOperation();
-    if (getXPUTargets(module).empty() || getModuleFailure(module))
+    if (getXPUTargets(module).empty() || getModuleFailure(module) ||
+        !findUnloweredOp(module))
       return;
     if (!llvm::is_contained({"workgroup", "subgroup", "lane"},
                             StringRef(xegpuOpLevel))) {
@@ -292,6 +294,12 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
       ++numLowered;
       return;
     }
+    if (module->hasAttr(XPUDialect::kLinkedAttrName))
+      mlir::emitWarning(module.getLoc())
+          << "xpu-lower-to-xevm: linked module '" << module.getName()
+          << "' does not lower (" << *getModuleFailure(module)
+          << "); its modules " << getLinkedPartNames(module)
+          << " are lowered alone (xpu-unlink-failed-modules)";
     ++numFailed;
     if (failed(finishModuleStage(1, keepGoing)))
       signalPassFailure();
@@ -310,7 +318,10 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
   /// Lowers `module`; on failure restores its input and marks it failed.
   LogicalResult lower(gpu::GPUModuleOp module) {
     OwningOpRef<Operation *> input(module->clone());
-    FirstErrorRecorder recorder(&getContext());
+    // A linked module's errors are its parts' to report, once each is
+    // lowered alone (xpu-unlink-failed-modules); here they are one warning.
+    bool linked = module->hasAttr(XPUDialect::kLinkedAttrName);
+    FirstErrorRecorder recorder(&getContext(), /*swallow=*/linked);
     FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
     bool lowered = false;
     if (succeeded(level)) {

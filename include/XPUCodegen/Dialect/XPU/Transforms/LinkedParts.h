@@ -30,6 +30,10 @@ void keepOnlyKernels(gpu::GPUModuleOp module, ArrayRef<std::string> kernels);
 /// its own location (xpu-link-modules keeps one per part), else `linked`'s.
 Location getLinkedPartLoc(Operation *linked, size_t index);
 
+/// "'a', 'b', 'c'": the original modules of linked module `linked`, for
+/// messages about it.
+std::string getLinkedPartNames(Operation *linked);
+
 /// Replaces the linked module `linked` (one with `xpu.linked`) by one
 /// gpu.module per part, in part order, where `linked` was: each is named
 /// after its original module, holds only its kernels, under their original

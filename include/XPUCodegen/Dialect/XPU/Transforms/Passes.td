@@ -325,6 +325,14 @@ def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
     by the later stages while the other modules still compile. The pass
     fails unless `keep-going` is set (as `xpu-codegen-pipeline` does, whose
     `xpu-native-codegen` reports every module and then fails).
+
+    A linked module (`xpu-link-modules`) that cannot be lowered is a
+    warning instead, naming the first error: it is restored and marked the
+    same way, and `xpu-unlink-failed-modules` then takes it apart so that
+    each of its modules is lowered alone and only those that fail alone are
+    errors (as `xpu-codegen-pipeline` does). A module already in the LLVM
+    and XeVM dialects is left as it is, so running the pass again lowers
+    only what the first run did not.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect",
@@ -342,6 +350,32 @@ def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
   let statistics = [
     Statistic<"numLowered", "lowered", "Modules lowered">,
     Statistic<"numFailed", "failed", "Modules that failed to lower">,
+  ];
+}
+
+def XPUUnlinkFailedModules
+    : Pass<"xpu-unlink-failed-modules", "::mlir::ModuleOp"> {
+  let summary = "Take linked modules that failed a stage apart again";
+  let description = [{
+    Replaces every linked `gpu.module` (one with `xpu.linked`) that an
+    earlier stage marked `xpu.error` by its original modules, unmarked: each
+    gets its name, kernels (under their original names), location,
+    targets and attributes back, and launches are redirected to it. The
+    stages that follow then process each module alone, so a module that
+    fails is that module's error and the others still compile.
+
+    `xpu-codegen-pipeline` links optimistically (`xpu-link-modules` without
+    `check-lowering`) and runs this pass after `xpu-lower-to-xevm`, then
+    lowers the modules that came back: a module that does not lower costs
+    its group one more lowering instead of every module a lowering on a
+    copy, and a warm run, which lowers nothing, pays nothing for it.
+  }];
+  let dependentDialects = ["::mlir::xpu::XPUDialect",
+                           "::mlir::gpu::GPUDialect"];
+  let statistics = [
+    Statistic<"numUnlinked", "unlinked-modules",
+              "Linked modules taken apart">,
+    Statistic<"numParts", "parts", "Original modules restored">,
   ];
 }
 
