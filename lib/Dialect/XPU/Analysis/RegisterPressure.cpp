@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/Analysis/Liveness.h"
@@ -160,4 +161,22 @@ mlir::xpu::getPressureAttr(MLIRContext *context, int64_t liveBytes,
   return PressureAttr::get(context, liveBytes, budget.simd,
                            budget.smallBytesPerLane,
                            predictGRFMode(liveBytes, budget, thresholds));
+}
+
+int64_t mlir::xpu::getModulePressurePercent(Operation *module,
+                                            const DeviceInfo &device) {
+  int64_t highest = 0;
+  for (Operation &op : module->getRegion(0).front()) {
+    if (!isGPUKernel(&op))
+      continue;
+    std::optional<unsigned> simd;
+    if (auto size = op.getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
+      simd = static_cast<unsigned>(size.getInt());
+    GRFBudget budget = getGRFBudget(device, simd);
+    if (budget.smallBytesPerLane <= 0)
+      continue;
+    int64_t bytes = RegisterPressureAnalysis(&op).getPeakLiveBytes();
+    highest = std::max(highest, bytes * 100 / budget.smallBytesPerLane);
+  }
+  return highest;
 }

@@ -74,6 +74,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   if (options.link) {
     XPULinkModulesOptions link;
     link.maxKernels = options.linkMaxKernels;
+    link.aloneAbove = options.linkAloneAbove;
     link.xegpuOpLevel = options.xegpuOpLevel;
     link.use64bitIndex = options.use64bitIndex;
     // Optimistic: a linked module that does not lower is taken apart after

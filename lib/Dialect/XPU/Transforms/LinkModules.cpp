@@ -15,10 +15,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/DeviceLowering.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -99,7 +101,8 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     SmallVector<gpu::GPUModuleOp> candidates;
     SmallVector<StringRef> levels;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
-      if (!isLinkable(module) || getKernelNames(module).size() >= maxKernels)
+      if (!isLinkable(module) || getKernelNames(module).size() >= maxKernels ||
+          isLikelyToSpill(module))
         continue;
       FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
       if (failed(level))
@@ -124,6 +127,26 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
       for (ArrayRef<gpu::GPUModuleOp> batch : cutIntoBatches(modules))
         if (batch.size() > 1)
           link(batch, symbols);
+  }
+
+  /// Whether `module` is `auto` and its register-pressure estimate reaches
+  /// alone-above percent of the small register file: it would likely be
+  /// built again alone in another mode, so it stays alone from the start.
+  bool isLikelyToSpill(gpu::GPUModuleOp module) {
+    if (aloneAbove == 0)
+      return false;
+    auto target = cast<TargetAttr>(module.getTargetsAttr()[0]);
+    GRFMode mode = target.getGrfMode();
+    if (auto explicitMode =
+            module->getAttrOfType<GRFModeAttr>(XPUDialect::kGRFModeAttrName))
+      mode = explicitMode.getValue();
+    const DeviceInfo *device = lookupDevice(target.getArch());
+    if (mode != GRFMode::Auto || !device || !device->supportsLargeGRF())
+      return false;
+    if (getModulePressurePercent(module, *device) < aloneAbove)
+      return false;
+    ++numAlone;
+    return true;
   }
 
   /// Which of `candidates` lower alone (all, without check-lowering). They

@@ -91,6 +91,11 @@ struct PredictionThresholds {
 GRFPrediction predictGRFMode(int64_t liveBytes, const GRFBudget &budget,
                              const PredictionThresholds &thresholds);
 
+/// The highest estimate among the kernels of `module`, as a percentage of
+/// each kernel's small budget on `device` (at the kernel's required
+/// sub-group size); 0 for a module without kernels.
+int64_t getModulePressurePercent(Operation *module, const DeviceInfo &device);
+
 /// `#xpu.pressure` for an estimate.
 PressureAttr getPressureAttr(MLIRContext *context, int64_t liveBytes,
                              const GRFBudget &budget,

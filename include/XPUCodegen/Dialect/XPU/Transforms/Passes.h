@@ -81,6 +81,13 @@ struct CodegenPipelineOptions
       llvm::cl::desc("Most kernels in one linked module (xpu-link-modules "
                      "max-kernels)"),
       llvm::cl::init(16)};
+  PassOptions::Option<unsigned> linkAloneAbove{
+      *this, "link-alone-above",
+      llvm::cl::desc("auto modules whose register-pressure estimate reaches "
+                     "this percentage of the small register file are not "
+                     "linked (xpu-link-modules alone-above; 0: link them "
+                     "too)"),
+      llvm::cl::init(110)};
   PassOptions::Option<bool> host{
       *this, "host",
       llvm::cl::desc("Also lower the host side as upstream's "

@@ -269,6 +269,13 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
     the modules it would have joined still compile. Modules lowered at
     different XeGPU levels (lane-level SIMT code vs sub-group code) never
     link together.
+
+    An `auto` module whose register-pressure estimate
+    (docs/RegisterPressure.md) reaches `alone-above` percent of the small
+    register file is not linked: it is likely to spill in small mode and
+    need a build of its own in another mode anyway, and alone its builds
+    run in parallel with the linked modules' instead of making one linked
+    build long. Its decision is the same either way.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
@@ -283,6 +290,10 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
            "Granularity of XeGPU ops, as for xpu-lower-to-xevm">,
     Option<"use64bitIndex", "use-64bit-index", "bool", /*default=*/"true",
            "Lower index to i64 (else i32), as for xpu-lower-to-xevm">,
+    Option<"aloneAbove", "alone-above", "unsigned", /*default=*/"110",
+           "auto modules whose register-pressure estimate reaches this "
+           "percentage of the small register file are not linked (0: link "
+           "them too)">,
   ];
   let statistics = [
     Statistic<"numLinkedModules", "linked-modules",
@@ -292,6 +303,8 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
               "Symbols renamed because they collided">,
     Statistic<"numNotLowering", "not-lowering",
               "Modules left unlinked because they do not lower alone">,
+    Statistic<"numAlone", "alone",
+              "auto modules left unlinked because they are likely to spill">,
   ];
 }
 
