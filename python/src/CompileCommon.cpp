@@ -147,6 +147,8 @@ void python::applyExtraOptions(CompileOptions &options, const py::dict &extra) {
       options.maxWorkGroupSize = py::cast<uint64_t>(value);
     else if (name == "n_regs_default")
       options.nRegsDefault = py::cast<int64_t>(value);
+    else if (name == "link")
+      options.link = py::cast<bool>(value);
     else
       throw py::type_error("unknown compile option '" + name + "'");
   }

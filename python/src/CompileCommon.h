@@ -56,6 +56,8 @@ struct CompileOptions {
   int subgroupSize = -1;
   uint64_t maxWorkGroupSize = 0;
   int64_t nRegsDefault = 0;
+  /// MLIR input: link modules that build alike (the pipeline's `link`).
+  bool link = true;
 };
 
 /// One compiled (or failed) module.

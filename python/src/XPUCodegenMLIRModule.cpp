@@ -177,6 +177,7 @@ void setPipelineOptions(const CompileOptions &options,
   pipeline.validateSPIRV = options.validation;
   pipeline.subgroupSize = options.subgroupSize;
   pipeline.nRegsDefault = options.nRegsDefault;
+  pipeline.link = options.link;
   pipeline.report = reportPath.str();
 }
 

@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 import xpu_codegen
-from conftest import BUILD_BIN, ELF_MAGIC, EXAMPLES, INPUTS, spirv
+from conftest import BUILD_BIN, ELF_MAGIC, EXAMPLES, INPUTS, REPO, spirv
 
 
 def test_nospill_auto_keeps_small(no_cache):
@@ -242,3 +242,36 @@ def test_concurrent_calls_from_threads(no_cache):
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(job, range(8)))
     assert results == [["small", "large"], ["large"]] * 4
+
+
+LINK_INPUT = REPO / "test" / "Transforms" / "LinkModules" / "Inputs" / "mixed.mlir"
+
+
+def test_linked_modules_share_one_binary(no_cache):
+    # a and c link (c's acc4 is acc4_c in the linked binary), d is a copy of
+    # a, b likely spills and stays alone (docs/Linking.md).
+    modules = {m.name: m for m in xpu_codegen.compile(
+        LINK_INPUT.read_text(), **no_cache)}
+    assert sorted(modules) == ["a", "b", "c", "d"]
+    assert all(m.binary[:4] == ELF_MAGIC for m in modules.values())
+    assert modules["a"].binary == modules["c"].binary == modules["d"].binary
+    linked = xpu_codegen.read_zebin(modules["a"].binary)
+    assert sorted(k.name for k in linked.kernels) == ["acc4", "acc4_c"]
+    [heavy] = xpu_codegen.read_zebin(modules["b"].binary).kernels
+    assert (heavy.name, heavy.grf_count) == ("acc16", 256)
+
+
+def test_link_false_gives_one_binary_per_module(no_cache):
+    linked = {m.name: m for m in xpu_codegen.compile(
+        LINK_INPUT.read_text(), **no_cache)}
+    alone = {m.name: m for m in xpu_codegen.compile(
+        LINK_INPUT.read_text(), link=False, **no_cache)}
+    assert alone["a"].binary != alone["c"].binary
+    assert [k.name for k in
+            xpu_codegen.read_zebin(alone["c"].binary).kernels] == ["acc4"]
+    facts = lambda m: (m.grf_mode, m.n_regs, m.spill_size,
+                       [(k.name, k.grf_count, k.simd) for k in m.kernels])
+    assert {n: facts(m) for n, m in linked.items()} == \
+        {n: facts(m) for n, m in alone.items()}
+    with pytest.raises(TypeError):
+        xpu_codegen.compile(LINK_INPUT.read_text(), link="no", **no_cache)

@@ -6,7 +6,7 @@ from typing import Optional, Union
 
 from ._native import _compile_mlir, _compile_spirv
 from ._options import (DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_MS,
-                       _check_options, _check_subgroup_size)
+                       _check_link, _check_options, _check_subgroup_size)
 from ._outcome import _modules_of
 from ._types import CompileError, CompileWarning
 
@@ -31,7 +31,8 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
             validate: str = "warn", subgroup_size: Optional[int] = None,
             max_workgroup_size: int = 0, n_regs_default: int = 0,
             cache_url: Optional[str] = None,
-            compiler_root: Optional[Union[str, os.PathLike]] = None):
+            compiler_root: Optional[Union[str, os.PathLike]] = None,
+            link: bool = True):
     """Compiles MLIR text or SPIR-V to native code; returns a list of Module.
 
     ``source`` is either MLIR text (``str``: the whole
@@ -62,8 +63,12 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
     ``n_regs_default`` (0 or 128: ``n_regs`` when the flags do not pin the
     mode), ``compiler_root`` (an ocloc installation directory, e.g. IGC 2.x
     unpacked by ``tools/install-compiler``; None:
-    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler).
-    ``filename`` names MLIR text in diagnostics.
+    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler), ``link``
+    (MLIR input: modules that build alike compile in one IGC call, each
+    still decided alone; a linked module's :class:`Module` objects share
+    that call's binary, which holds all their kernels; ``False``: one
+    binary per module; see docs/Linking.md). ``filename`` names MLIR text
+    in diagnostics.
 
     Raises :class:`CompileError` (with located diagnostics) when anything
     fails to compile, including an unknown ``arch``;
@@ -77,6 +82,7 @@ def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
                              timeout_ms, memory_limit_mb, validate,
                              max_workgroup_size, n_regs_default, cache_url,
                              compiler_root)
+    options["link"] = _check_link(link)
     if isinstance(source, str):
         if not isinstance(filename, str):
             raise TypeError("filename must be a str")

@@ -177,3 +177,10 @@ def _check_subgroup_size(size, arch):
         sizes = ", ".join(map(str, info["sub_group_sizes"]))
         raise ValueError(f"subgroup_size={size}: {arch} runs sub-group "
                          f"sizes {sizes} (0: none, IGC picks)")
+
+
+def _check_link(link) -> bool:
+    """The ``link`` option: linking modules that build alike (MLIR input)."""
+    if not isinstance(link, bool):
+        raise TypeError("link must be a bool")
+    return link
