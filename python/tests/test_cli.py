@@ -176,3 +176,21 @@ def test_compile_cache_url(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "shared compile cache unavailable" in result.stderr
     assert (tmp_path / "nospill.zebin").read_bytes()[:4] == ELF_MAGIC
+
+
+def test_compile_no_link_writes_one_zebin_per_module(tmp_path):
+    source = (EXAMPLES.parent / "test" / "Transforms" / "LinkModules" /
+              "Inputs" / "mixed.mlir")
+    kernels = {}
+    for flag in ([], ["--no-link"]):
+        out = tmp_path / ("alone" if flag else "linked")
+        result = run_cli("compile", source, "-o", out, "--cache-dir", "none",
+                         *flag)
+        assert result.returncode == 0, result.stderr
+        kernels[bool(flag)] = {
+            p.stem: sorted(k.name for k in xpu_codegen.read_zebin(p).kernels)
+            for p in out.iterdir()}
+    # Linked, a's binary holds c's kernel too; with --no-link, only its own.
+    assert kernels[False]["a"] == ["acc4", "acc4_c"]
+    assert kernels[True]["a"] == ["acc4"]
+    assert kernels[True]["c"] == ["acc4"]

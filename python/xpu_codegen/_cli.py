@@ -226,7 +226,7 @@ def _compile_options(args):
                    memory_limit_mb=args.memory_limit_mb,
                    validate=args.validate,
                    max_workgroup_size=args.max_workgroup_size,
-                   n_regs_default=args.n_regs_default)
+                   n_regs_default=args.n_regs_default, link=args.link)
     if args.subgroup_size is not None:
         options["subgroup_size"] = args.subgroup_size
     return options
@@ -446,6 +446,10 @@ def _add_compiler_options(compile_):
                           choices=(0, 128),
                           help="n_regs when the flags do not pin the GRF "
                                "mode (default: 0)")
+    compile_.add_argument("--no-link", dest="link", action="store_false",
+                          help="MLIR input: one binary per gpu.module "
+                               "instead of linking modules that build alike "
+                               "into one IGC call (docs/Linking.md)")
 
 
 def main(argv=None):
