@@ -2,14 +2,21 @@
 // mode (8 vector engines x 8 threads x 16 lanes) but not large mode (4
 // threads per engine: 512). The kernel spills in small mode, so auto would
 // like large: it is not built, the report says why, and forcing large is an
-// error located at the kernel (xpu-select-grf-mode sees known_block_size and
-// the sub-group size; xpu-native-codegen checks the binary too, see
+// error located at the kernel that fails its module only (xpu-select-grf-mode
+// sees known_block_size and the sub-group size; xpu-native-codegen checks the binary too, see
 // workgroup-option.test). The work-group comes from known_block_size
 // (LocalSize in the SPIR-V), the SIMD width from intel_reqd_sub_group_size.
 // REQUIRES: ocloc
-// RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc grf-mode=large backend=ocloc cache-dir=none" -verify-diagnostics -o /dev/null
+// RUN: not xpu-opt %s --xpu-codegen-pipeline="arch=pvc grf-mode=large backend=ocloc cache-dir=none report=%t.large.json" -verify-diagnostics -o /dev/null
+// RUN: FileCheck %s --check-prefix=LARGE < %t.large.json
 // RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc grf-mode=auto backend=ocloc cache-dir=none report=%t.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=AUTO < %t.json
+
+// Forcing large fails 'wg' only: 'fits' is still built, in large mode.
+// LARGE:      "error": "xpu-select-grf-mode: large GRF mode cannot launch: kernel 'acc16'
+// LARGE-NEXT: "module": "wg"
+// LARGE:      "grf_mode": "large",
+// LARGE:      "module": "fits",
 
 // AUTO:      "decision": "large GRF ruled out (kernel 'acc16' has a work-group of 1024 work-items; 256-register GRF mode on pvc runs at most 512 at SIMD16 (8 vector engines x 4 threads x 16 lanes, device limit 1024)); small spilled {{[0-9]+}} bytes: kept small",
 // AUTO:      "grf_mode": "small",

@@ -1,4 +1,4 @@
-// RUN: xpu-opt %s --xpu-select-grf-mode -split-input-file -verify-diagnostics
+// RUN: not xpu-opt %s --xpu-select-grf-mode -split-input-file -verify-diagnostics
 
 gpu.module @m [#xpu.target<arch = "tgllp", grf_mode = auto>] {
   // expected-error @+1 {{xpu-select-grf-mode: large GRF mode requested, but arch 'tgllp' does not support it}}

@@ -1,4 +1,4 @@
-// RUN: xpu-opt %s --xpu-select-grf-mode -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: not xpu-opt %s --xpu-select-grf-mode -split-input-file -verify-diagnostics | FileCheck %s
 // A forced large GRF mode whose work-group (known_block_size) cannot run in
 // it is an error at the kernel: on pvc large mode has 4 threads per vector
 // engine, 8 x 4 x 16 = 512 work-items at SIMD16 (the device's default

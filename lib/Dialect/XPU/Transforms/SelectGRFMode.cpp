@@ -116,20 +116,25 @@ struct SelectGRFModePass
   void runOnOperation() override {
     ModuleOp top = getOperation();
     SymbolTable symbols(top);
-    bool failed = false;
     moduleFailures = 0;
     for (auto module :
          llvm::make_early_inc_range(top.getOps<gpu::GPUModuleOp>())) {
       SmallVector<gpu::GPUModuleOp> parts;
+      // A mode the module cannot have is that module's error only: it is
+      // marked and skipped by the later stages, the others go on.
+      FirstErrorRecorder recorder(&getContext());
       if (mlir::failed(selectModule(module, symbols, parts))) {
-        failed = true;
+        markModuleFailed(module,
+                         recorder.getMessage("xpu-select-grf-mode: no GRF mode "
+                                             "could be selected"));
+        ++moduleFailures;
         continue;
       }
       if (predict)
         for (gpu::GPUModuleOp part : parts)
           planAutoModule(part);
     }
-    if (failed || mlir::failed(finishModuleStage(moduleFailures, keepGoing)))
+    if (mlir::failed(finishModuleStage(moduleFailures, keepGoing)))
       signalPassFailure();
   }
 

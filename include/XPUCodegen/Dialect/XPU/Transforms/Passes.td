@@ -81,7 +81,8 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
     at the kernel or module that asked for it, and so is a forced `large`
     mode that a kernel's work-group (`known_block_size`) cannot run in at its
     sub-group size (docs/Devices.md: large GRF halves the threads per vector
-    engine).
+    engine). Such an error, like every error of this pass, is its module's
+    only: the module is marked `xpu.error` and the others go on.
 
     A kernel whose work-group cannot run in any GRF mode of the device (not
     even the smallest, which runs the most threads) is an error at the
