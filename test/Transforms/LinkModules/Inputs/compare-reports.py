@@ -1,7 +1,8 @@
 """Checks that a linked run decided and measured every original module as
-the unlinked run did: one report entry per original module, with the same
-result fields and the same per-kernel facts (kernels by their original
-names). Prints one line per module and fails on any difference.
+the unlinked run did: one report entry per original module and arch, with
+the same result fields and the same per-kernel facts (kernels by their
+original names). Prints one line per module (module@arch with several
+archs) and fails on any difference.
 
 Usage: compare-reports.py UNLINKED.json LINKED.json
 """
@@ -24,17 +25,20 @@ def facts(path):
                              for a in m.get("attempts", [])]
         entry["kernels"] = sorted(
             tuple(k.get(f) for f in KERNEL_FIELDS) for k in m["kernels"])
-        if m["module"] in result:
-            sys.exit(f"{path}: two entries for {m['module']}")
-        result[m["module"]] = (entry, m)
+        key = (m["module"], m.get("arch"))
+        if key in result:
+            sys.exit(f"{path}: two entries for {m['module']} on {key[1]}")
+        result[key] = (entry, m)
     return result
 
 
 unlinked, linked = facts(sys.argv[1]), facts(sys.argv[2])
 if sorted(unlinked) != sorted(linked):
     sys.exit(f"modules differ: {sorted(unlinked)} != {sorted(linked)}")
-for name in sorted(unlinked):
-    (a, _), (b, raw) = unlinked[name], linked[name]
+several_archs = len({arch for _, arch in unlinked}) > 1
+for key in sorted(unlinked, key=str):
+    (a, _), (b, raw) = unlinked[key], linked[key]
+    name = f"{key[0]}@{key[1]}" if several_archs else key[0]
     if a != b:
         sys.exit(f"{name}: unlinked {a} != linked {b}")
     how = [f"linked_into={raw['linked_into']}"] if "linked_into" in raw else []
