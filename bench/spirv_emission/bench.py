@@ -72,20 +72,19 @@ def split_modules(lowered):
     return mods
 
 
-def main():
+def parse_args():
+    """The command line: BUILD_DIR, --before, --modules, --repeat."""
     ap = argparse.ArgumentParser()
     ap.add_argument("build")
     ap.add_argument("--before", help="an older xpu-opt to compare with")
     ap.add_argument("--modules", type=int, default=64)
     ap.add_argument("--repeat", type=int, default=5)
-    args = ap.parse_args()
-    build = os.path.abspath(args.build)
-    xpu_opt = os.path.join(build, "bin", "xpu-opt")
-    emitter = os.path.join(build, "bin", "xpu-spirv-emitter")
-    work = os.path.join(build, "bench", "spirv_emission")
-    os.makedirs(work, exist_ok=True)
-    n = args.modules
+    return ap.parse_args()
 
+
+def generate_and_lower(xpu_opt, work, n):
+    """Generates the n modules (gen-modules.py) and lowers them to the LLVM
+    dialect once; returns the lowered file."""
     prefixes = ",".join("abcdefghij"[: (n + 23) // 24])
     names = []
     for p in prefixes.split(","):
@@ -100,36 +99,49 @@ def main():
                      ",".join(names)]).stdout)
     lowered = os.path.join(work, "lowered.mlir")
     run([xpu_opt, src, f"--pass-pipeline={LOWER}", "-o", lowered])
+    return lowered
 
+
+def counting_emitter_env(work, emitter):
+    """A wrapper around xpu-spirv-emitter that logs each start; returns
+    (the log, an environment naming the wrapper)."""
     log = os.path.join(work, "starts.log")
     wrapper = os.path.join(work, "emitter.sh")
     with open(wrapper, "w") as f:
         f.write(f'#!/bin/sh\necho started >> {log}\nexec {emitter} "$@"\n')
     os.chmod(wrapper, 0o755)
-    env = dict(os.environ, XPU_CODEGEN_SPIRV_EMITTER=wrapper)
+    return log, dict(os.environ, XPU_CODEGEN_SPIRV_EMITTER=wrapper)
 
-    rows = []
-    new_out = os.path.join(work, "new.mlir")
+
+def time_this_build(xpu_opt, lowered, new_out, env, log, repeat):
+    """xpu-emit-spirv of this build, median of `repeat` runs; returns its
+    table row (label with the emitter processes the last run started,
+    seconds)."""
     times = []
-    for _ in range(args.repeat):
+    for _ in range(repeat):
         if os.path.exists(log):
             os.remove(log)
         times.append(emit_pass_seconds(xpu_opt, lowered, new_out, env))
     starts = len(open(log).read().split())
     new = statistics.median(times)
-    rows.append((f"xpu-emit-spirv, this build ({starts} emitter process"
-                 f"{'es' if starts != 1 else ''})", new))
-    same = None
-    if args.before:
-        old_out = os.path.join(work, "before.mlir")
-        old = statistics.median(
-            emit_pass_seconds(args.before, lowered, old_out, dict(os.environ))
-            for _ in range(args.repeat))
-        rows.append((f"xpu-emit-spirv, {args.before} ({n} llc processes)",
-                     old))
-        same = payloads(new_out) == payloads(old_out)
+    return (f"xpu-emit-spirv, this build ({starts} emitter process"
+            f"{'es' if starts != 1 else ''})", new)
 
-    # The old path's backend step on its own: one llc per module.
+
+def time_before(before, lowered, new_out, work, n, repeat):
+    """The same pass of an older xpu-opt, median of `repeat` runs; returns
+    (its table row, whether its SPIR-V equals this build's)."""
+    old_out = os.path.join(work, "before.mlir")
+    old = statistics.median(
+        emit_pass_seconds(before, lowered, old_out, dict(os.environ))
+        for _ in range(repeat))
+    row = (f"xpu-emit-spirv, {before} ({n} llc processes)", old)
+    return row, payloads(new_out) == payloads(old_out)
+
+
+def time_llc_per_module(lowered, n, repeat):
+    """The old path's backend step on its own: one llc per module on that
+    module's optimized bitcode, median of `repeat` runs; returns its row."""
     with tempfile.TemporaryDirectory() as tmp:
         bitcode = []
         for name, body in split_modules(lowered):
@@ -140,25 +152,51 @@ def main():
                 input=ll)
             bitcode.append(bc)
         llc_times = []
-        for _ in range(args.repeat):
+        for _ in range(repeat):
             start = time.perf_counter()
             for bc in bitcode:
                 run([os.path.join(LLVM, "llc"), "-mtriple=spirv64-unknown-unknown",
                      "-O2", "-filetype=obj", bc, "-o", bc + ".spv"])
             llc_times.append(time.perf_counter() - start)
-        rows.append((f"llc -O2 once per module ({n} processes), alone",
-                     statistics.median(llc_times)))
+        return (f"llc -O2 once per module ({n} processes), alone",
+                statistics.median(llc_times))
 
-    print(f"{n} modules, median of {args.repeat} runs\n")
+
+def print_table(rows, n, repeat, before, same):
+    """Prints the table and, with --before, whether the SPIR-V is
+    byte-identical; exits 1 when it is not."""
+    print(f"{n} modules, median of {repeat} runs\n")
     print("| emission | total s | ms per module |")
     print("|---|---|---|")
     for label, seconds in rows:
         print(f"| {label} | {seconds:.3f} | {1000 * seconds / n:.1f} |")
     if same is not None:
-        print(f"\nSPIR-V byte-identical to {args.before}: {same}")
+        print(f"\nSPIR-V byte-identical to {before}: {same}")
         if not same:
             sys.exit(1)
 
+
+def main():
+    args = parse_args()
+    build = os.path.abspath(args.build)
+    xpu_opt = os.path.join(build, "bin", "xpu-opt")
+    emitter = os.path.join(build, "bin", "xpu-spirv-emitter")
+    work = os.path.join(build, "bench", "spirv_emission")
+    os.makedirs(work, exist_ok=True)
+    n = args.modules
+
+    lowered = generate_and_lower(xpu_opt, work, n)
+    log, env = counting_emitter_env(work, emitter)
+
+    new_out = os.path.join(work, "new.mlir")
+    rows = [time_this_build(xpu_opt, lowered, new_out, env, log, args.repeat)]
+    same = None
+    if args.before:
+        row, same = time_before(args.before, lowered, new_out, work, n,
+                                args.repeat)
+        rows.append(row)
+    rows.append(time_llc_per_module(lowered, n, args.repeat))
+    print_table(rows, n, args.repeat, args.before, same)
 
 if __name__ == "__main__":
     main()
