@@ -160,7 +160,9 @@ def ocloc_build(ocloc, spv, flags, work):
     return time.perf_counter() - start
 
 
-def main():
+def parse_args():
+    """The command line: BUILD_DIR, --out, --kernels, --unique, --modules,
+    --full-baseline."""
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
     parser.add_argument("--out")
@@ -170,20 +172,13 @@ def main():
     parser.add_argument("--full-baseline", action="store_true",
                         help="run ocloc for all modules of the (d) set "
                              "instead of a measured sample")
-    args = parser.parse_args()
-    build = os.path.abspath(args.build)
-    xpu_opt = os.path.join(build, "bin", "xpu-opt")
-    ocloc = shutil.which("ocloc") or "/usr/bin/ocloc"
-    out = os.path.abspath(args.out or os.path.join(build, "bench",
-                                                   "compile_speed"))
-    shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(out)
-    env = dict(os.environ)
-    env.pop("XPU_CODEGEN_CACHE_DIR", None)
+    return parser.parse_args()
 
-    load_before = os.getloadavg()
-    print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} "
-          f"{load_before[2]:.2f}; {os.cpu_count()} cores", flush=True)
+
+def make_kernel_sets(xpu_opt, out, args):
+    """The 64-kernel set and the 1000-module set of `--unique` of those
+    kernels (shuffled); returns (names, {name: .spv}, the 64-kernel file,
+    the unique kernels, the 1000 (module, kernel) pairs, their file)."""
     names, spv = generate_spirv(xpu_opt, out, candidate_kernels(),
                                 args.kernels)
     set64 = wrap(out, "set64.mlir", [(n, spv[n]) for n in names])
@@ -195,7 +190,12 @@ def main():
                    [(f"m{i}", spv[k]) for i, (_, k) in enumerate(big)])
     print(f"{len(names)} unique kernels; {args.modules}-module set of "
           f"{len(unique)} unique kernels", flush=True)
+    return names, spv, set64, unique, big, set1000
 
+
+def run_project_runs(xpu_opt, set64, set1000, out, env):
+    """(b) cold at jobs=1 and 2, (c) warm (output checked identical to
+    (b)), (d) the 1000-module set with dedup; returns {run: result}."""
     results = {}
     # (b) cold, then (c) warm, each in a fresh cache directory.
     for jobs in [1, 2]:
@@ -216,9 +216,13 @@ def main():
                                    os.path.join(out, "cache-dedup"), 2, env)
     print(f"(d) dedup 1000 modules: {results['dedup']['wall_s']:.2f} s",
           flush=True)
+    return results
 
-    # (a) the same builds, one ocloc process each, serially.
-    modes = results["cold_j1"]["modes"]
+
+def run_baselines(ocloc, names, spv, modes, big, out, full_baseline):
+    """(a) the project's builds, one ocloc process each, serially, and the
+    1000-module baseline; returns (baseline s, 1000-module baseline s, the
+    sample, its measured s, its estimate from (a))."""
     work = tempfile.mkdtemp(prefix="ocloc-bench-", dir=out)
     per_kernel = {}
     for name in names:
@@ -231,17 +235,23 @@ def main():
     # By default a measured sample (the first 100 modules, run for real)
     # validates the sum of the per-kernel times measured in (a).
     estimate = sum(per_kernel[k] for _, k in big)
-    sample = big if args.full_baseline else big[:100]
+    sample = big if full_baseline else big[:100]
     sample_time = sum(sum(ocloc_build(ocloc, spv[k], OCLOC_FLAGS[m], work)
                           for m in modes[k]) for _, k in sample)
     sample_estimate = sum(per_kernel[k] for _, k in sample)
-    if args.full_baseline:
+    if full_baseline:
         baseline1000 = sample_time
     else:
         baseline1000 = estimate * sample_time / sample_estimate
     shutil.rmtree(work, ignore_errors=True)
+    return baseline, baseline1000, sample, sample_time, sample_estimate
 
-    load_after = os.getloadavg()
+
+def write_summary(out, args, names, modes, results, baselines, load_before,
+                  load_after):
+    """The summary (machine, builds, baselines, results, ratios, share
+    outside IGC, targets), written to results.json; returns it."""
+    baseline, baseline1000, sample, sample_time, sample_estimate = baselines
     cold1 = results["cold_j1"]
     outside = 1 - cold1["compile_ms_sum"] / 1000 / cold1["wall_s"]
     summary = {
@@ -270,22 +280,33 @@ def main():
         r.pop("modes")
     with open(os.path.join(out, "results.json"), "w") as f:
         json.dump(summary, f, indent=2)
+    return summary
 
+
+def print_table(summary, args, unique, out):
+    """Prints the table of runs against the baseline, the share of cold
+    jobs=1 outside IGC and the load after."""
+    results = summary["results"]
     ratios = summary["ratios"]
+    outside = summary["outside_igc_share_cold_j1"]
+    load_after = summary["machine"]["load_after"]
     rows = [
-        ("(a) baseline, ocloc per build, serial", baseline, 1.0, ""),
-        ("(b) cold, jobs=1", cold1["wall_s"], ratios["cold_j1"], ""),
+        ("(a) baseline, ocloc per build, serial", summary["baseline_s"], 1.0,
+         ""),
+        ("(b) cold, jobs=1", results["cold_j1"]["wall_s"], ratios["cold_j1"],
+         ""),
         ("(b) cold, jobs=2", results["cold_j2"]["wall_s"], ratios["cold_j2"],
          ">= 3x"),
         ("(c) warm cache", results["warm"]["wall_s"], ratios["warm"],
          ">= 50x"),
-        (f"(a') baseline, {args.modules} modules", baseline1000, 1.0, ""),
+        (f"(a') baseline, {args.modules} modules",
+         summary["baseline_1000_s"], 1.0, ""),
         (f"(d) {args.modules} modules / {len(unique)} unique, cold, jobs=2",
          results["dedup"]["wall_s"], ratios["dedup_1000"], ">= 15x"),
     ]
     print()
-    print(f"| run | wall s | speed-up vs baseline | target |")
-    print(f"|---|---:|---:|---|")
+    print("| run | wall s | speed-up vs baseline | target |")
+    print("|---|---:|---:|---|")
     for label, wall, ratio, target in rows:
         print(f"| {label} | {wall:.3f} | {ratio:.1f}x | {target} |")
     print(f"\noutside IGC, cold jobs=1: {outside * 100:.1f}% of wall time "
@@ -293,6 +314,33 @@ def main():
     print(f"load average after: {load_after[0]:.2f}")
     print(f"JSON: {os.path.join(out, 'results.json')}")
 
+
+def main():
+    args = parse_args()
+    build = os.path.abspath(args.build)
+    xpu_opt = os.path.join(build, "bin", "xpu-opt")
+    ocloc = shutil.which("ocloc") or "/usr/bin/ocloc"
+    out = os.path.abspath(args.out or os.path.join(build, "bench",
+                                                   "compile_speed"))
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    env = dict(os.environ)
+    env.pop("XPU_CODEGEN_CACHE_DIR", None)
+
+    load_before = os.getloadavg()
+    print(f"load average before: {load_before[0]:.2f} {load_before[1]:.2f} "
+          f"{load_before[2]:.2f}; {os.cpu_count()} cores", flush=True)
+    names, spv, set64, unique, big, set1000 = make_kernel_sets(xpu_opt, out,
+                                                               args)
+    results = run_project_runs(xpu_opt, set64, set1000, out, env)
+    # (a) the same builds, one ocloc process each, serially.
+    modes = results["cold_j1"]["modes"]
+    baselines = run_baselines(ocloc, names, spv, modes, big, out,
+                              args.full_baseline)
+    load_after = os.getloadavg()
+    summary = write_summary(out, args, names, modes, results, baselines,
+                            load_before, load_after)
+    print_table(summary, args, unique, out)
 
 if __name__ == "__main__":
     main()
