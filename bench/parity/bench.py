@@ -237,7 +237,8 @@ def op_level(text):
     return m.group(1) if m else "lane"
 
 
-def main():
+def parse_args():
+    """The command line; returns (the parser, its arguments)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", nargs="?")
     parser.add_argument("--arch", default="pvc")
@@ -251,9 +252,12 @@ def main():
                         help="only list the files, their XeGPU level, "
                         "modules, kernels and required sizes as the "
                         "benchmark reads them")
-    args = parser.parse_args()
-    if args.list:
-        return list_suite(args.suite)
+    return parser, parser.parse_args()
+
+
+def check_setup(parser, args):
+    """Exits unless BUILD_DIR, the arch's GRF size, the Python package and
+    the tools are there; returns (build dir, xpu-opt, read_zebin)."""
     if not args.build:
         parser.error("BUILD_DIR is required")
     if args.arch not in GRF_BYTES:
@@ -271,6 +275,83 @@ def main():
     for tool in ("spirv-as", "ocloc"):
         if not shutil.which(tool):
             sys.exit(f"bench.py: {tool} not on PATH")
+    return build, xpu_opt, read_zebin
+
+
+def upstream_auto_seconds(up):
+    """Upstream doing the builds auto does: small, and large only for a
+    module whose small build spilled."""
+    return sum(
+        u["seconds"] - (0.0 if any(k.get("spill_small") for k in
+                                   u["kernels"].values())
+                        else u["ocloc_s"].get("large", 0.0))
+        for u in up.values())
+
+
+def bench_file(path, xpu_opt, arch, work, read_zebin):
+    """One file of the suite through upstream (per module) and the project
+    (auto, timed; small, not timed); returns (its files entry, its kernels'
+    rows)."""
+    with open(path) as f:
+        text = f.read()
+    level = op_level(text)
+    base = os.path.splitext(os.path.basename(path))[0]
+    fwork = os.path.join(work, base)
+    os.makedirs(fwork)
+    modules = split_modules(text)
+    up = {name: upstream_module(name, mod, level, arch, fwork, read_zebin)
+          for name, mod in modules.items()}
+    proj, proj_s, r = project_file(xpu_opt, path, level, arch, fwork, "auto")
+    # Per-kernel small-mode spill (auto keeps one build per module);
+    # not timed.
+    small, _, _ = project_file(xpu_opt, path, level, arch, fwork, "small")
+    entry = {"file": base, "xegpu_op_level": level,
+             "modules": len(modules), "path": path,
+             "all_compiled": all(
+                 u["compiled"] and (proj.get(n) or {}).get("kernels")
+                 is not None and "error" not in proj[n]
+                 for n, u in up.items()),
+             "upstream_s": sum(u["seconds"] for u in up.values()),
+             "upstream_auto_s": upstream_auto_seconds(up),
+             "project_s": proj_s, "project_rc": r.returncode}
+    return entry, kernel_rows(base, modules, up, proj, small)
+
+
+def kernel_rows(base, modules, up, proj, small):
+    """One row per kernel of a file: compiled by each side, errors, SIMD,
+    small-mode spill and the project's decision."""
+    rows = []
+    for name, mod in modules.items():
+        u = up[name]
+        p = project_row(proj.get(name), small.get(name))
+        required = required_sizes(mod)
+        for kernel in kernels_of(mod):
+            uk = u["kernels"].get(kernel, {})
+            rows.append({
+                "file": base, "module": name, "kernel": kernel,
+                "required_simd": required.get(kernel),
+                "upstream": u["compiled"], "upstream_error": u["error"],
+                "project": p is not None,
+                "project_error": (proj.get(name) or {}).get(
+                    "error", None if p else "no report entry"),
+                "simd_upstream": uk.get("simd_small"),
+                "simd_upstream_large": uk.get("simd_large"),
+                "simd_project": p["simd"].get(kernel) if p else None,
+                "spill_small_upstream": uk.get("spill_small"),
+                "spill_large_upstream": uk.get("spill_large"),
+                "spill_small_project": (p["spill_small"].get(kernel)
+                                        if p else None),
+                "decision": (f"{p['grf_mode']} ({p['n_regs']}), spill "
+                             f"{p['spill']}") if p else "-",
+            })
+    return rows
+
+
+def main():
+    parser, args = parse_args()
+    if args.list:
+        return list_suite(args.suite)
+    build, xpu_opt, read_zebin = check_setup(parser, args)
     outdir = os.path.join(build, "bench", "parity")
     work = args.work or os.path.join(outdir, "work")
     shutil.rmtree(work, ignore_errors=True)
@@ -278,61 +359,10 @@ def main():
 
     rows, files = [], []
     for path in sorted(glob.glob(os.path.join(args.suite, "*.mlir"))):
-        with open(path) as f:
-            text = f.read()
-        level = op_level(text)
-        base = os.path.splitext(os.path.basename(path))[0]
-        fwork = os.path.join(work, base)
-        os.makedirs(fwork)
-        modules = split_modules(text)
-        up = {name: upstream_module(name, mod, level, args.arch, fwork,
-                                    read_zebin)
-              for name, mod in modules.items()}
-        proj, proj_s, r = project_file(xpu_opt, path, level, args.arch,
-                                       fwork, "auto")
-        # Per-kernel small-mode spill (auto keeps one build per module);
-        # not timed.
-        small, _, _ = project_file(xpu_opt, path, level, args.arch, fwork,
-                                   "small")
-        # Upstream doing the builds auto does: small, and large only for a
-        # module whose small build spilled.
-        up_auto_s = sum(
-            u["seconds"] - (0.0 if any(k.get("spill_small") for k in
-                                       u["kernels"].values())
-                            else u["ocloc_s"].get("large", 0.0))
-            for u in up.values())
-        files.append({"file": base, "xegpu_op_level": level,
-                      "modules": len(modules), "path": path,
-                      "all_compiled": all(
-                          u["compiled"] and (proj.get(n) or {}).get("kernels")
-                          is not None and "error" not in proj[n]
-                          for n, u in up.items()),
-                      "upstream_s": sum(u["seconds"] for u in up.values()),
-                      "upstream_auto_s": up_auto_s,
-                      "project_s": proj_s, "project_rc": r.returncode})
-        for name, mod in modules.items():
-            u = up[name]
-            p = project_row(proj.get(name), small.get(name))
-            required = required_sizes(mod)
-            for kernel in kernels_of(mod):
-                uk = u["kernels"].get(kernel, {})
-                rows.append({
-                    "file": base, "module": name, "kernel": kernel,
-                    "required_simd": required.get(kernel),
-                    "upstream": u["compiled"], "upstream_error": u["error"],
-                    "project": p is not None,
-                    "project_error": (proj.get(name) or {}).get(
-                        "error", None if p else "no report entry"),
-                    "simd_upstream": uk.get("simd_small"),
-                    "simd_upstream_large": uk.get("simd_large"),
-                    "simd_project": p["simd"].get(kernel) if p else None,
-                    "spill_small_upstream": uk.get("spill_small"),
-                    "spill_large_upstream": uk.get("spill_large"),
-                    "spill_small_project": (p["spill_small"].get(kernel)
-                                            if p else None),
-                    "decision": (f"{p['grf_mode']} ({p['n_regs']}), spill "
-                                 f"{p['spill']}") if p else "-",
-                })
+        entry, file_rows = bench_file(path, xpu_opt, args.arch, work,
+                                      read_zebin)
+        files.append(entry)
+        rows.extend(file_rows)
     suite = run_suite(xpu_opt, files, args.arch, work)
     summary = print_table(rows, files, suite)
     out = args.out or os.path.join(outdir, "results.json")
@@ -405,7 +435,8 @@ def fmt(v):
     return "-" if v is None else str(v)
 
 
-def print_table(rows, files, suite):
+def print_kernel_rows(rows):
+    """The table: one row per kernel."""
     head = ["kernel", "upstream", "project", "SIMD up/proj",
             "small spill up/proj (B)", "project decision"]
     print("| " + " | ".join(head) + " |")
@@ -421,19 +452,27 @@ def print_table(rows, files, suite):
             f"{fmt(r['spill_small_upstream'])}/"
             f"{fmt(r['spill_small_project'])}",
             r["decision"]]) + " |")
-    n = len(rows)
-    up = sum(r["upstream"] for r in rows)
-    pr = sum(r["project"] for r in rows)
-    both = [r for r in rows if r["upstream"] and r["project"]]
+
+
+def compiled_by_both(rows):
+    """The rows of the kernels both sides compiled."""
+    return [r for r in rows if r["upstream"] and r["project"]]
+
+
+def summarize(rows, files):
+    """Counts over the kernels (compiled, by one side only, equal SIMD,
+    required SIMD, spill not more) and the summed times."""
+    both = compiled_by_both(rows)
     same_simd = [r for r in both if r["simd_upstream"] == r["simd_project"]]
     wanted = [r for r in rows if r["project"]
               and r["simd_project"] == (r["required_simd"] or 16)]
     not_more = [r for r in both if (r["spill_small_project"] or 0)
                 <= (r["spill_small_upstream"] or 0)]
-    summary = {
-        "kernels": n, "modules": len({(r["file"], r["module"])
-                                      for r in rows}),
-        "upstream_compiled": up, "project_compiled": pr,
+    return {
+        "kernels": len(rows), "modules": len({(r["file"], r["module"])
+                                              for r in rows}),
+        "upstream_compiled": sum(r["upstream"] for r in rows),
+        "project_compiled": sum(r["project"] for r in rows),
         "upstream_only": [f"{r['module']}::{r['kernel']}" for r in rows
                           if r["upstream"] and not r["project"]],
         "project_only": [f"{r['module']}::{r['kernel']}" for r in rows
@@ -445,19 +484,28 @@ def print_table(rows, files, suite):
         "upstream_auto_s": sum(f["upstream_auto_s"] for f in files),
         "project_s": sum(f["project_s"] for f in files),
     }
-    s = summary
+
+
+def print_counts(rows, s):
+    """The counts of the summary `s` and the kernels whose SIMD differs."""
+    n, up, pr = s["kernels"], s["upstream_compiled"], s["project_compiled"]
     print(f"\n{n} kernels in {s['modules']} modules: upstream compiled {up}, "
           f"project {pr}; upstream only: {len(s['upstream_only'])}, "
           f"project only: {len(s['project_only'])}")
-    print(f"compiled by both: {len(both)}; equal SIMD {len(same_simd)}; "
-          f"project small-mode spill <= upstream {len(not_more)}")
+    print(f"compiled by both: {s['both']}; equal SIMD {s['equal_simd']}; "
+          f"project small-mode spill <= upstream "
+          f"{s['project_spill_not_more']}")
     print(f"project SIMD = the kernel's required size (16 where it states "
-          f"none): {len(wanted)}/{pr}")
-    for r in both:
+          f"none): {s['project_simd_as_required']}/{pr}")
+    for r in compiled_by_both(rows):
         if r["simd_upstream"] != r["simd_project"]:
             print(f"  SIMD differs: {r['module']}::{r['kernel']} upstream "
                   f"{r['simd_upstream']}, project {r['simd_project']}, "
                   f"required {r['required_simd'] or 'none (default 16)'}")
+
+
+def print_failures(rows):
+    """Each module that a side failed, once, with the first error."""
     seen = set()
     for r in rows:
         key = (r["file"], r["module"])
@@ -469,15 +517,19 @@ def print_table(rows, files, suite):
         if not r["project"]:
             print(f"  project failed {r['module']}: "
                   f"{first_error(r['project_error'] or '')}")
+
+
+def print_times(files, suite):
+    """Times over the files whose every module both sides compile,
+    printed; returns them."""
     clean = [f for f in files if f["all_compiled"]]
-    summary["time"] = {
+    t = {
         "files": len(clean),
         "project_s": sum(f["project_s"] for f in clean),
         "upstream_s": sum(f["upstream_s"] for f in clean),
         "upstream_auto_s": sum(f["upstream_auto_s"] for f in clean),
         "suite": suite,
     }
-    t = summary["time"]
     print(f"time, the {t['files']} files whose every module both sides "
           f"compile: upstream (mlir-opt + spirv-as + ocloc, one process "
           f"each, per module) {t['upstream_s']:.2f} s with both GRF builds, "
@@ -489,8 +541,18 @@ def print_table(rows, files, suite):
     print(f"  project, one xpu-opt per XeGPU level for the same files: "
           f"{suite['project_s']:.2f} s = "
           f"{suite['upstream_auto_s'] / suite['project_s']:.2f}x")
-    return summary
+    return t
 
+
+def print_table(rows, files, suite):
+    """Prints the kernel table, counts, failures and times; returns the
+    summary (with its "time")."""
+    print_kernel_rows(rows)
+    summary = summarize(rows, files)
+    print_counts(rows, summary)
+    print_failures(rows)
+    summary["time"] = print_times(files, suite)
+    return summary
 
 if __name__ == "__main__":
     main()
