@@ -130,7 +130,8 @@ def compiler_tag(compiler_root):
     return os.path.basename(os.path.normpath(compiler_root))
 
 
-def main():
+def parse_args():
+    """The command line (see the module's docstring and --help)."""
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
     parser.add_argument("--arch", default="pvc")
@@ -161,29 +162,24 @@ def main():
                              "only)")
     parser.add_argument("--quiet-misses", action="store_true",
                         help="do not list IGC auto's misses")
-    args = parser.parse_args()
-    compiler_root = (args.compiler_root
-                     or os.environ.get("XPU_CODEGEN_COMPILER_ROOT") or None)
-    if compiler_root:
-        compiler_root = os.path.abspath(compiler_root)
-    xpu_opt = os.path.join(args.build_dir, "bin", "xpu-opt")
-    outdir = os.path.join(args.build_dir, "bench", "grf_decision")
-    os.makedirs(outdir, exist_ok=True)
-    tag = f"{args.arch}-{compiler_tag(compiler_root)}"
-    out = args.out or os.path.join(outdir, f"results-{tag}.json")
-    modes = ladder(args.arch)
-    extras = (args.extras == "on"
-              or (args.extras == "auto" and args.arch == "pvc"))
+    return parser.parse_args()
 
-    workdir = args.workdir or os.path.join(outdir, f"work-{tag}")
-    os.makedirs(workdir, exist_ok=True)
+
+def generate_family(workdir):
+    """The kernel family (gen_family.py) in workdir: family.mlir, one file
+    per kernel and the manifest; returns the manifest's entries."""
     mlir = os.path.join(workdir, "family.mlir")
     manifest = os.path.join(workdir, "family.json")
     subprocess.run([sys.executable, os.path.join(HERE, "gen_family.py"),
                     "--output", mlir, "--manifest", manifest,
                     "--split-dir", workdir], check=True)
     with open(manifest) as f:
-        family = json.load(f)
+        return json.load(f)
+
+
+def run_plan(modes, extras):
+    """The runs, [(run, pipeline options)]: every mode of the ladder, the
+    default build, then the policies run for real."""
     plan = [(m, f"grf-mode={m}") for m in modes]
     plan += [("default", "grf-mode=default"),
              ("auto", "grf-mode=auto"),
@@ -193,6 +189,12 @@ def main():
                  ("unverified",
                   "grf-mode=auto predict=true verify-predicted-large=false")]
     plan += [("igc", "grf-mode=auto auto-strategy=igc")]
+    return plan
+
+
+def run_all(args, plan, xpu_opt, family, workdir, compiler_root):
+    """Every run of the plan (or its saved report with --reuse); returns
+    {run: ({module: report entry}, wall seconds or None)}."""
     runs = {}
     for run, extra in plan:
         print(f"[grf_decision] {args.arch} {compiler_tag(compiler_root)} "
@@ -203,49 +205,55 @@ def main():
         if run not in args.reuse and runs[run][1] is not None:
             print(f"[grf_decision]   {runs[run][1]:.1f} s", file=sys.stderr,
                   flush=True)
-    measured = [r for r, _ in plan if r not in modes and r != "default"]
-    compiler = next(iter(runs[modes[0]][0].values())).get("compiler", "?")
+    return runs
 
-    kernels = []
-    for entry in family:
-        name = entry["name"]
-        spills = {m: runs[m][0][name]["spill_size"] for m in modes}
-        ms = {m: runs[m][0][name]["attempts"][0]["compile_ms"] for m in modes}
-        best = best_mode(spills, modes)
-        default = runs["default"][0][name]
-        row = dict(entry)
-        row.update({"spill": spills, "compile_ms": ms, "best": best,
-                    "best_spill": spills[best],
-                    "simd": {m: max(k["simd"] for k in runs[m][0][name]["kernels"])
-                             for m in modes},
-                    "default": {"mode": kept_mode(default),
-                                "spill": default["spill_size"],
-                                "ms": default["attempts"][0]["compile_ms"]}})
-        for run in measured:
-            m = runs[run][0][name]
-            row[run] = {"mode": kept_mode(m), "spill": m["spill_size"],
-                        "compiles": len(m["attempts"]),
-                        "source": m.get("decision_source"),
-                        "decision": m.get("decision"),
-                        "ms": sum(a["compile_ms"] for a in m["attempts"])}
-            if "pressure" in m:
-                row[run]["pressure"] = m["pressure"]
-                row[run]["plan"] = m.get("plan")
-        top = modes[-1]
-        d = default["spill_size"]
-        for rule, retry in [("triton_rolling", d > ROLLING_THRESHOLD),
-                            ("triton_lts", d > 0)]:
-            dms = row["default"]["ms"]
-            row[rule] = ({"mode": top, "spill": spills[top], "compiles": 2,
-                          "ms": dms + ms[top]}
-                         if retry else
-                         {"mode": row["default"]["mode"], "spill": d,
-                          "compiles": 1, "ms": dms})
-        row["least_spill"] = {"mode": best, "spill": spills[best],
-                              "compiles": len(modes),
-                              "ms": sum(ms.values())}
-        kernels.append(row)
 
+def kernel_row(entry, runs, modes, measured):
+    """One kernel's results: its ground truth (spill, compile time and SIMD
+    per mode, the measured-best mode, the default build), what each run
+    policy kept, and Triton's rules and least spill computed from the
+    ground-truth builds."""
+    name = entry["name"]
+    spills = {m: runs[m][0][name]["spill_size"] for m in modes}
+    ms = {m: runs[m][0][name]["attempts"][0]["compile_ms"] for m in modes}
+    best = best_mode(spills, modes)
+    default = runs["default"][0][name]
+    row = dict(entry)
+    row.update({"spill": spills, "compile_ms": ms, "best": best,
+                "best_spill": spills[best],
+                "simd": {m: max(k["simd"] for k in runs[m][0][name]["kernels"])
+                         for m in modes},
+                "default": {"mode": kept_mode(default),
+                            "spill": default["spill_size"],
+                            "ms": default["attempts"][0]["compile_ms"]}})
+    for run in measured:
+        m = runs[run][0][name]
+        row[run] = {"mode": kept_mode(m), "spill": m["spill_size"],
+                    "compiles": len(m["attempts"]),
+                    "source": m.get("decision_source"),
+                    "decision": m.get("decision"),
+                    "ms": sum(a["compile_ms"] for a in m["attempts"])}
+        if "pressure" in m:
+            row[run]["pressure"] = m["pressure"]
+            row[run]["plan"] = m.get("plan")
+    top = modes[-1]
+    d = default["spill_size"]
+    for rule, retry in [("triton_rolling", d > ROLLING_THRESHOLD),
+                        ("triton_lts", d > 0)]:
+        dms = row["default"]["ms"]
+        row[rule] = ({"mode": top, "spill": spills[top], "compiles": 2,
+                      "ms": dms + ms[top]}
+                     if retry else
+                     {"mode": row["default"]["mode"], "spill": d,
+                      "compiles": 1, "ms": dms})
+    row["least_spill"] = {"mode": best, "spill": spills[best],
+                          "compiles": len(modes),
+                          "ms": sum(ms.values())}
+    return row
+
+
+def policy_list(modes, extras):
+    """The table's policies, [(label, key of the kernel rows)]."""
     policies = [("project auto (predict=false)", "auto"),
                 ("project auto predict=true", "predict")]
     if extras:
@@ -261,6 +269,12 @@ def main():
                   "triton_lts"),
                  (f"least spill (build all {len(modes)} modes)",
                   "least_spill")]
+    return policies
+
+
+def policy_table(policies, kernels, runs):
+    """Per policy: agreement with the measured-best mode, kernels not
+    worse, spill above best, more registers, compiles, IGC and wall time."""
     table = []
     for label, key in policies:
         agree = sum(k[key]["mode"] == k["best"] for k in kernels)
@@ -285,26 +299,36 @@ def main():
                       "compiles_per_kernel": compiles / len(kernels),
                       "compile_s": sum(k[key]["ms"] for k in kernels) / 1000,
                       "wall_s": wall})
+    return table
+
+
+def make_result(args, compiler, compiler_root, modes, kernels, table, runs):
+    """The results file's content: device, compiler, kernels, table, the
+    ground truth's summary and every run's wall time."""
     by_best = {m: sum(k["best"] == m for k in kernels) for m in modes}
     spill_in = {m: sum(k["spill"][m] > 0 for k in kernels) for m in modes}
-    result = {"arch": args.arch, "compiler": compiler,
-              "compiler_root": compiler_root or "system", "modes": modes,
-              "kernels": kernels, "table": table,
-              "ground_truth": {
-                  "kernels": len(kernels),
-                  "best": by_best,
-                  "spill_in": spill_in,
-                  "no_spill": sum(all(k["spill"][m] == 0 for m in modes)
-                                  for k in kernels),
-                  "best_spill_bytes": sum(k["best_spill"] for k in kernels),
-                  "default_modes": sorted({k["default"]["mode"]
-                                           for k in kernels})},
-              "wall_s": {r: runs[r][1] for r in runs}}
-    with open(out, "w") as f:
-        json.dump(result, f, indent=1)
+    return {"arch": args.arch, "compiler": compiler,
+            "compiler_root": compiler_root or "system", "modes": modes,
+            "kernels": kernels, "table": table,
+            "ground_truth": {
+                "kernels": len(kernels),
+                "best": by_best,
+                "spill_in": spill_in,
+                "no_spill": sum(all(k["spill"][m] == 0 for m in modes)
+                                for k in kernels),
+                "best_spill_bytes": sum(k["best_spill"] for k in kernels),
+                "default_modes": sorted({k["default"]["mode"]
+                                         for k in kernels})},
+            "wall_s": {r: runs[r][1] for r in runs}}
 
+
+def print_table(result):
+    """Prints the header, the ground truth's line and the policy table."""
+    modes, kernels = result["modes"], result["kernels"]
     gt = result["ground_truth"]
-    print(f"GRF decision benchmark: arch={args.arch}, compiler={compiler}, "
+    spill_in, by_best = gt["spill_in"], gt["best"]
+    print(f"GRF decision benchmark: arch={result['arch']}, "
+          f"compiler={result['compiler']}, "
           f"{len(kernels)} kernels, modes {'/'.join(modes)}")
     print(f"Ground truth: {gt['no_spill']} spill in no mode; spill in "
           + ", ".join(f"{m} {spill_in[m]}" for m in modes)
@@ -316,7 +340,7 @@ def main():
           "registers than best (kernels) | compiles/kernel | IGC s | "
           "wall s |")
     print("|---|---|---|---|---|---|---|---|")
-    for r in table:
+    for r in result["table"]:
         print(f"| {r['policy']} | {r['agreement'] * 100:.0f}% "
               f"({r['agree']}/{r['kernels']}) | {r['not_worse']}/{r['kernels']} "
               f"| {r['excess_spill_bytes']} "
@@ -326,8 +350,13 @@ def main():
     print("(IGC s: the compile_ms of the builds each policy ran, summed; "
           "Triton and least spill from the ground-truth builds. wall s: the "
           "policy's own run.)")
+
+
+def print_misses(kernels, modes, quiet_misses):
+    """Lists the kernels whose kept mode is not the measured-best, for
+    predict, igc (unless --quiet-misses) and auto."""
     for key in ("predict", "igc", "auto"):
-        if args.quiet_misses and key == "igc":
+        if quiet_misses and key == "igc":
             continue
         for k in kernels:
             if k[key]["mode"] != k["best"]:
@@ -336,8 +365,41 @@ def main():
                       + f"; kept {k[key]['mode']} ({k[key]['spill']} B)"
                       + (f" {k[key].get('pressure')}" if key == "predict"
                          else ""))
-    print(f"JSON: {out}")
 
+
+def main():
+    args = parse_args()
+    compiler_root = (args.compiler_root
+                     or os.environ.get("XPU_CODEGEN_COMPILER_ROOT") or None)
+    if compiler_root:
+        compiler_root = os.path.abspath(compiler_root)
+    xpu_opt = os.path.join(args.build_dir, "bin", "xpu-opt")
+    outdir = os.path.join(args.build_dir, "bench", "grf_decision")
+    os.makedirs(outdir, exist_ok=True)
+    tag = f"{args.arch}-{compiler_tag(compiler_root)}"
+    out = args.out or os.path.join(outdir, f"results-{tag}.json")
+    modes = ladder(args.arch)
+    extras = (args.extras == "on"
+              or (args.extras == "auto" and args.arch == "pvc"))
+
+    workdir = args.workdir or os.path.join(outdir, f"work-{tag}")
+    os.makedirs(workdir, exist_ok=True)
+    family = generate_family(workdir)
+    plan = run_plan(modes, extras)
+    runs = run_all(args, plan, xpu_opt, family, workdir, compiler_root)
+    measured = [r for r, _ in plan if r not in modes and r != "default"]
+    compiler = next(iter(runs[modes[0]][0].values())).get("compiler", "?")
+
+    kernels = [kernel_row(entry, runs, modes, measured) for entry in family]
+    table = policy_table(policy_list(modes, extras), kernels, runs)
+    result = make_result(args, compiler, compiler_root, modes, kernels, table,
+                         runs)
+    with open(out, "w") as f:
+        json.dump(result, f, indent=1)
+
+    print_table(result)
+    print_misses(kernels, modes, args.quiet_misses)
+    print(f"JSON: {out}")
 
 if __name__ == "__main__":
     main()
