@@ -110,22 +110,28 @@ def _check_cache_url(cache_url) -> str:
     return cache_url
 
 
+def _check_path_option(name: str, value, empty_hint: str) -> str:
+    """A path option as the extension takes it: "" for None, else a
+    non-empty str path (``empty_hint`` says what to pass instead of "")."""
+    if value is None:
+        return ""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path or None, got "
+                        f"{type(value).__name__}")
+    path = os.fspath(value)
+    if not isinstance(path, str):
+        raise TypeError(f"{name} must be a str path")
+    if not path:
+        raise ValueError(f"{name} must not be empty ({empty_hint})")
+    return path
+
+
 def _check_cache_dir(cache_dir) -> str:
     """The cache directory as the extension takes it: "" for None (NUL
     characters are checked with the other strings)."""
-    if cache_dir is None:
-        cache_dir = ""
-    elif isinstance(cache_dir, (str, os.PathLike)):
-        cache_dir = os.fspath(cache_dir)
-        if not isinstance(cache_dir, str):
-            raise TypeError("cache_dir must be a str path")
-        if not cache_dir:
-            raise ValueError("cache_dir must not be empty (use None for the "
-                             "default location, 'none' to disable)")
-    else:
-        raise TypeError("cache_dir must be a path or None, got "
-                        f"{type(cache_dir).__name__}")
-    return cache_dir
+    return _check_path_option(
+        "cache_dir", cache_dir,
+        "use None for the default location, 'none' to disable")
 
 
 def _check_grf_mode(grf_mode, arch: str) -> str:
@@ -150,17 +156,9 @@ def _check_compiler_root(compiler_root) -> str:
     ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler). Whether the
     directory holds a compiler is checked where it is loaded, with a message
     naming what is missing."""
-    if compiler_root is None:
-        return ""
-    if not isinstance(compiler_root, (str, os.PathLike)):
-        raise TypeError("compiler_root must be a path or None, got "
-                        f"{type(compiler_root).__name__}")
-    compiler_root = os.fspath(compiler_root)
-    if not isinstance(compiler_root, str):
-        raise TypeError("compiler_root must be a str path")
-    if not compiler_root:
-        raise ValueError("compiler_root must not be empty (use None for "
-                         "$XPU_CODEGEN_COMPILER_ROOT or the system's)")
+    compiler_root = _check_path_option(
+        "compiler_root", compiler_root,
+        "use None for $XPU_CODEGEN_COMPILER_ROOT or the system's")
     if "\0" in compiler_root:
         raise ValueError("compiler_root must not contain NUL characters")
     return compiler_root
