@@ -67,10 +67,11 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
   /// parts, added to `unlinked`, when that is given.
   void emitAll(ArrayRef<gpu::GPUModuleOp> modules, unsigned &numFailed,
                SmallVectorImpl<gpu::GPUModuleOp> *unlinked) {
+    bool unlinking = unlinked != nullptr;
     SmallVector<Emission> emissions(modules.size());
     for (size_t i = 0, e = modules.size(); i < e; ++i)
-      prepare(modules[i], emissions[i], unlinked);
-    emitInParallel(modules, emissions, unlinked);
+      prepare(modules[i], emissions[i], unlinking);
+    emitInParallel(modules, emissions, unlinking);
     for (size_t i = 0, e = modules.size(); i < e; ++i) {
       gpu::GPUModuleOp module = modules[i];
       Emission &emission = emissions[i];
@@ -78,7 +79,7 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
         createBinary(module, *emission.spirv);
         continue;
       }
-      if (unlinked && isLinked(module)) {
+      if (unlinking && isLinked(module)) {
         mlir::emitWarning(module.getLoc())
             << "xpu-emit-spirv: linked module '" << module.getName()
             << "' does not emit (" << emission.error << "); its modules "
