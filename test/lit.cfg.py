@@ -98,6 +98,11 @@ if xpu_preload:
         xpu_preload_env + os.path.join(config.llvm_tools_dir, "mlir-opt")))
 
 # Optional parts gate the tests that need them.
+# Programs linked against LLVM's and MLIR's static libraries
+# (cmake/XPUCodegenStaticTools.cmake).
+if config.xpu_link_static_llvm.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("static-llvm")
+
 def _find_library(name):
     for d in ["/usr/lib/x86_64-linux-gnu", "/usr/local/lib", "/usr/lib"]:
         if os.path.exists(os.path.join(d, name)):

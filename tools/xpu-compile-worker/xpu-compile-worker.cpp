@@ -31,15 +31,13 @@ struct Backends final : WorkerService {
   std::unique_ptr<CompilerBackend> instances[2];
   std::string loadErrors[2];
   bool tried[2] = {false, false};
-  /// Appended to load failures that look like a lack of address space:
-  /// a tight memory limit breaks dlopen.
+  /// Appended to every load failure under a memory limit: a tight limit
+  /// breaks dlopen ("failed to map") or IGC's own initialisation (ocloc
+  /// then says only that loading IGC failed), and nothing else names it.
   std::string limitNote;
 
   std::string annotate(std::string message) const {
-    StringRef text = message;
-    if (text.contains("failed to map") || text.contains("memory"))
-      message += limitNote;
-    return message;
+    return message + limitNote;
   }
 
   Expected<CompilerBackend &> get(WorkerBackend kind) {
