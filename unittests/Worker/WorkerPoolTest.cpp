@@ -282,6 +282,50 @@ TEST_F(WorkerPoolTest, ConcurrentRunsFromFourThreads) {
 
 // Own pools from here on: limits that no other test wants.
 
+/// Waits (up to a minute) until `pool` has `count` workers alive.
+bool waitForWorkers(const WorkerPool &pool, unsigned count) {
+  for (int i = 0; i < 600 && pool.getWorkersAlive() < count; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  return pool.getWorkersAlive() >= count;
+}
+
+TEST(WorkerPoolPrestart, StartsEveryWorkerAndAsksTheIdentityOnce) {
+  if (!haveOcloc())
+    GTEST_SKIP() << "libocloc.so not installed";
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(2, WorkerLimits{}, "", /*idleMs=*/uint64_t(0));
+  ASSERT_OK(pool);
+  (*pool)->prestart(WorkerBackend::Ocloc);
+  // Waits for the prestart's identity query instead of asking again.
+  Expected<std::string> identity =
+      (*pool)->getCompilerIdentity(WorkerBackend::Ocloc);
+  ASSERT_OK(identity);
+  ASSERT_TRUE(waitForWorkers(**pool, 2));
+  EXPECT_EQ((*pool)->getWorkersStarted(), 2u);
+  EXPECT_FALSE((*pool)->getCompilerIdentityFiles(WorkerBackend::Ocloc).empty());
+
+  // Jobs then run on the prestarted workers; a second prestart does nothing.
+  (*pool)->prestart(WorkerBackend::Ocloc);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  ASSERT_OK(response);
+  EXPECT_TRUE(response->succeeded) << response->log;
+  EXPECT_EQ((*pool)->getWorkersStarted(), 2u);
+}
+
+TEST(WorkerPoolPrestart, StartFailureIsTheFirstJobsError) {
+  // /bin/true exits at once without saying hello: the prestart's failure is
+  // not lost, the first job reports it.
+  Expected<std::unique_ptr<WorkerPool>> pool =
+      WorkerPool::create(1, WorkerLimits{}, "/bin/true");
+  ASSERT_OK(pool);
+  (*pool)->prestart(std::nullopt);
+  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
+  ASSERT_FALSE(response);
+  EXPECT_NE(errorText(response).find("compiler worker failed to start"),
+            std::string::npos)
+      << errorText(response);
+}
+
 TEST(WorkerPoolLimits, TimeLimitKillsTheJobAndPoolSurvives) {
   if (!haveOcloc())
     GTEST_SKIP() << "libocloc.so not installed";

@@ -129,3 +129,11 @@ mlir::xpu::selectBackend(BackendKind requested, const DeviceInfo &device) {
   }
   llvm_unreachable("unknown backend kind");
 }
+
+std::optional<WorkerBackend>
+mlir::xpu::selectBackendWithoutProbe(BackendKind requested) {
+  if (requested == BackendKind::Ocloc ||
+      (requested == BackendKind::Auto && !mayHaveLevelZeroDevice()))
+    return WorkerBackend::Ocloc;
+  return std::nullopt;
+}

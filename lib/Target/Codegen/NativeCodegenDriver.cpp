@@ -154,6 +154,32 @@ NativeCodegenDriver::Impl::getCompilerIdentity(WorkerBackend backend) {
   return *memo;
 }
 
+void mlir::xpu::prestartCompilerWorkers(const NativeCodegenOptions &options) {
+  std::optional<WorkerBackend> backend =
+      selectBackendWithoutProbe(options.backend);
+  if (!backend)
+    return;
+  // Errors are the driver's to report when it starts, as without this.
+  llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(
+      options.jobs, options.limits, WorkerProgram::CompileWorker,
+      /*maxJobsPerWorker=*/0, options.compilerRoot);
+  if (!pool) {
+    llvm::consumeError(pool.takeError());
+    return;
+  }
+  llvm::Expected<std::optional<CompileCache>> cache =
+      CompileCache::open(options.cacheDir, options.cacheUrl);
+  if (!cache) {
+    llvm::consumeError(cache.takeError());
+    return;
+  }
+  if (*cache && (*cache)->lookupCompilerIdentity(
+                    getIdentityContext(*backend, pool->getCompiler()),
+                    isPortableIdentity(*backend)))
+    return;
+  pool->prestart(*backend);
+}
+
 NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)
     : options(options), impl(std::make_unique<Impl>()) {}
 

@@ -76,6 +76,8 @@ public:
     reaperWake.notify_all();
     if (reaper.joinable())
       reaper.join();
+    for (std::thread &starter : starters)
+      starter.join();
     // Close every channel first so the workers exit in parallel.
     for (auto &worker : idle)
       worker->beginShutdown();
@@ -89,6 +91,9 @@ public:
 
   Expected<std::string> getCompilerIdentity(WorkerBackend backend) override {
     unsigned index = unsigned(backend);
+    // One query at a time per backend: a caller that finds one running
+    // (a prestart's) waits for its answer instead of asking another worker.
+    std::lock_guard<std::mutex> querying(identityQueries[index]);
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (identities[index])
@@ -110,6 +115,26 @@ public:
       identityFiles[index] = std::move(files);
     }
     return identity;
+  }
+
+  void prestart(std::optional<WorkerBackend> identityOf) override {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (prestarted || cancelled || stopping || !isOwner())
+      return;
+    prestarted = true;
+    size_t alive = idle.size() + running.size();
+    for (size_t i = alive; i < maxWorkers; ++i) {
+      bool askIdentity = identityOf && i == alive;
+      starters.emplace_back([this, askIdentity, identityOf] {
+        if (askIdentity) {
+          consumeError(getCompilerIdentity(*identityOf).takeError());
+          return;
+        }
+        consumeError(withWorker<bool>([](WorkerProcess &) -> Expected<bool> {
+                       return true;
+                     }).takeError());
+      });
+    }
   }
 
   std::vector<std::string>
@@ -295,6 +320,11 @@ private:
   llvm::SmallPtrSet<WorkerProcess *, 8> running;
   std::optional<std::string> identities[kNumWorkerBackends];
   std::vector<std::string> identityFiles[kNumWorkerBackends];
+  std::mutex identityQueries[kNumWorkerBackends];
+  /// Whether prestart() ran, and the threads it started (joined when the
+  /// pool goes; shared pools never go).
+  bool prestarted = false;
+  std::vector<std::thread> starters;
   std::atomic<unsigned> started{0};
   /// The last start-up failure and until when it is repeated.
   std::optional<std::pair<std::string, Clock::time_point>> startFailure;

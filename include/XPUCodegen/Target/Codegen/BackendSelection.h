@@ -10,6 +10,7 @@
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::xpu {
@@ -29,6 +30,11 @@ struct BackendChoice {
 /// compiler worker (never in this process), once per process and arch.
 llvm::Expected<BackendChoice> selectBackend(BackendKind requested,
                                             const DeviceInfo &device);
+
+/// The worker backend `requested` resolves to for every device when that is
+/// known without probing Level Zero: ocloc when asked for, or for `auto`
+/// where no Level Zero device can exist. std::nullopt otherwise.
+std::optional<WorkerBackend> selectBackendWithoutProbe(BackendKind requested);
 
 } // namespace mlir::xpu
 

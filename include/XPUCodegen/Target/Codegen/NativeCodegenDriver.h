@@ -207,6 +207,14 @@ lookupCachedCompilerIdentity(const CompileCache &cache, BackendKind backend,
                              const DeviceInfo &device,
                              llvm::StringRef compilerRoot = "");
 
+/// Starts the compiler workers that a run with `options` is about to need,
+/// in the background, so that they load IGC and answer the compiler identity
+/// while the modules are still being lowered and emitted. Only when the run
+/// needs a worker whatever it compiles: the cache does not hold the
+/// compiler's identity yet (a new cache, or none) and the backend is known
+/// without probing (ocloc). A warm run starts none.
+void prestartCompilerWorkers(const NativeCodegenOptions &options);
+
 class NativeCodegenDriver {
 public:
   static llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
