@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompilerBackend.h"
+#include "CompilerLibraryHash.h"
 
 #include "XPUCodegen/Target/Worker/CompilerInstallation.h"
 
@@ -321,23 +322,15 @@ Expected<std::string> OclocBackend::getIdentity() {
   int api = versionFn();
 
   // Version strings do not change when a library is rebuilt or swapped
-  // (XPU_CODEGEN_OCLOC_LIBRARY); the contents of the libraries that the
-  // compiler brought into this process (libocloc, libigc, IGC's LLVM and
-  // SPIR-V translator, ...) do.
+  // (XPU_CODEGEN_OCLOC_LIBRARY); the libraries that the compiler brought
+  // into this process (libocloc, libigc, IGC's LLVM and SPIR-V translator,
+  // ...) do.
   uint64_t hash = 0;
   for (const std::string &libPath : compilerObjects) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-        MemoryBuffer::getFile(libPath, /*IsText=*/false,
-                              /*RequiresNullTerminator=*/false);
-    if (!file)
-      return createStringError(file.getError(),
-                               formatv("cannot read '{0}' to identify the "
-                                       "compiler",
-                                       libPath));
-    hash = xxh3_64bits(ArrayRef<uint8_t>(
-               reinterpret_cast<const uint8_t *>((*file)->getBufferStart()),
-               (*file)->getBufferSize())) ^
-           (hash * 0x9E3779B97F4A7C15ull);
+    Expected<uint64_t> libraryHash = hashCompilerLibrary(libPath);
+    if (!libraryHash)
+      return libraryHash.takeError();
+    hash = *libraryHash ^ (hash * 0x9E3779B97F4A7C15ull);
   }
   CompilerIdentity reply;
   reply.text = formatv("ocloc {0} (API {1}.{2}; {3} libraries {4})", driver,

@@ -169,7 +169,8 @@ public:
   /// Identity of the compiler behind `backend` (library versions), for cache
   /// keys and reports, e.g. "ocloc 22.43.24595 (API 1.0; 3 libraries
   /// 0123456789abcdef)": the driver version, the API version and a hash of
-  /// the contents of libocloc, libigdfcl and libigc as loaded by a worker.
+  /// libocloc, libigdfcl and libigc as loaded by a worker (each one's ELF
+  /// build ID and size, else its contents).
   /// Cached; errors (e.g. a backend the worker lacks) are not.
   virtual llvm::Expected<std::string>
   getCompilerIdentity(WorkerBackend backend) = 0;
