@@ -45,8 +45,12 @@ endfunction()
 
 # Replaces `tool`'s link libraries: the project's archives it uses
 # (transitively) and LLVM's and MLIR's static archives in one group, then
-# every other library those archives name.
+# every other library those archives name. STATIC_CXX_RUNTIME links the C++
+# runtime statically too (3 ms of xpu-opt's start are libstdc++'s symbol
+# lookups); not for a program that loads a compiler built against its own
+# libstdc++.so (xpu-compile-worker loads IGC).
 function(xpu_link_static_llvm tool)
+  cmake_parse_arguments(ARG "STATIC_CXX_RUNTIME" "" "" ${ARGN})
   get_target_property(pending ${tool} LINK_LIBRARIES)
   set(seen)
   set(archives)
@@ -101,5 +105,11 @@ function(xpu_link_static_llvm tool)
   endif()
   set_target_properties(${tool} PROPERTIES LINK_LIBRARIES
     "-Wl,--start-group;${archives};${mlirArchives};${llvmArchives};-Wl,--end-group;${external};${supportDeps};pthread")
-  target_link_options(${tool} PRIVATE "-Wl,--as-needed")
+  # Position-dependent: a 245 MB PIE spends 4-5 ms of every start applying
+  # its relative relocations (and copying the pages they touch). Debian
+  # builds python3 and gcc without PIE for the same reason.
+  target_link_options(${tool} PRIVATE "-Wl,--as-needed" "-no-pie")
+  if (ARG_STATIC_CXX_RUNTIME)
+    target_link_options(${tool} PRIVATE "-static-libstdc++" "-static-libgcc")
+  endif()
 endfunction()
