@@ -126,6 +126,22 @@ RegisterPressureAnalysis::RegisterPressureAnalysis(Operation *op) {
   });
 }
 
+/// An upper bound of RegisterPressureAnalysis(kernel).getPeakLiveBytes():
+/// the bytes of every value the analysis counts, all live at once.
+static int64_t getAllValueBytes(Operation *kernel) {
+  int64_t total = 0;
+  auto add = [&](Value value) {
+    if (!isFree(value, kernel))
+      total += RegisterPressureAnalysis::getBytesPerLane(value.getType());
+  };
+  kernel->walk([&](Block *block) {
+    llvm::for_each(block->getArguments(), add);
+    for (Operation &op : *block)
+      llvm::for_each(op.getResults(), add);
+  });
+  return total;
+}
+
 GRFBudget mlir::xpu::getGRFBudget(const DeviceInfo &device,
                                   std::optional<unsigned> subgroupSize) {
   // A required sub-group size is the width IGC compiles. Without one,
@@ -163,20 +179,45 @@ mlir::xpu::getPressureAttr(MLIRContext *context, int64_t liveBytes,
                            predictGRFMode(liveBytes, budget, thresholds));
 }
 
+/// The small budget of `kernel` on `device`, at its required sub-group size.
+static GRFBudget getKernelBudget(Operation &kernel, const DeviceInfo &device) {
+  std::optional<unsigned> simd;
+  if (auto size = kernel.getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
+    simd = static_cast<unsigned>(size.getInt());
+  return getGRFBudget(device, simd);
+}
+
 int64_t mlir::xpu::getModulePressurePercent(Operation *module,
                                             const DeviceInfo &device) {
   int64_t highest = 0;
   for (Operation &op : module->getRegion(0).front()) {
     if (!isGPUKernel(&op))
       continue;
-    std::optional<unsigned> simd;
-    if (auto size = op.getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
-      simd = static_cast<unsigned>(size.getInt());
-    GRFBudget budget = getGRFBudget(device, simd);
+    GRFBudget budget = getKernelBudget(op, device);
     if (budget.smallBytesPerLane <= 0)
       continue;
     int64_t bytes = RegisterPressureAnalysis(&op).getPeakLiveBytes();
     highest = std::max(highest, bytes * 100 / budget.smallBytesPerLane);
   }
   return highest;
+}
+
+bool mlir::xpu::reachesPressurePercent(Operation *module,
+                                       const DeviceInfo &device,
+                                       int64_t percent) {
+  // floor(bytes * 100 / small) >= percent <=> bytes * 100 >= percent * small.
+  for (Operation &op : module->getRegion(0).front()) {
+    if (!isGPUKernel(&op))
+      continue;
+    GRFBudget budget = getKernelBudget(op, device);
+    if (budget.smallBytesPerLane <= 0)
+      continue;
+    int64_t needed = percent * budget.smallBytesPerLane;
+    if (getAllValueBytes(&op) * 100 < needed)
+      continue;
+    if (RegisterPressureAnalysis(&op).getPeakLiveBytes() * 100 >= needed)
+      return true;
+  }
+  // getModulePressurePercent is never negative, and 0 without kernels.
+  return percent <= 0;
 }

@@ -127,7 +127,19 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
       for (ArrayRef<gpu::GPUModuleOp> batch : cutIntoBatches(modules))
         if (batch.size() > 1)
           link(batch, symbols);
+    redirectReferences();
   }
+
+  /// Where the references to a linked part's symbols go: the linked module
+  /// and the part's symbols renamed in it.
+  struct Redirect {
+    StringAttr linked;
+    llvm::DenseMap<StringAttr, StringAttr> renamed;
+  };
+  /// Part name -> its redirect, for every part linked by this run. Each
+  /// reference is rewritten once, in one walk after all linking: linked
+  /// modules get names no part has, so no redirect leads to another.
+  llvm::DenseMap<StringAttr, Redirect> redirects;
 
   /// Whether `module` is `auto` and its register-pressure estimate reaches
   /// alone-above percent of the small register file: it would likely be
@@ -143,7 +155,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     const DeviceInfo *device = lookupDevice(target.getArch());
     if (mode != GRFMode::Auto || !device || !device->supportsLargeGRF())
       return false;
-    if (getModulePressurePercent(module, *device) < aloneAbove)
+    if (!reachesPressurePercent(module, *device, aloneAbove))
       return false;
     ++numAlone;
     return true;
@@ -232,7 +244,8 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
         else
           linked.getBody()->push_back(&op);
       }
-      redirectReferences(part.getNameAttr(), linked.getNameAttr(), renamed);
+      redirects[part.getNameAttr()] = {linked.getNameAttr(),
+                                       std::move(renamed)};
       symbols.erase(part);
       ++numParts;
     }
@@ -295,28 +308,31 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     return builder.getDictionaryAttr(record);
   }
 
-  /// Rewrites every reference to a symbol of the module `from` (launches,
-  /// and anything else outside the gpu.modules) to the linked module `to`.
-  void
-  redirectReferences(StringAttr from, StringAttr to,
-                     const llvm::DenseMap<StringAttr, StringAttr> &renamed) {
+  /// Rewrites every reference to a symbol of a linked part (launches, and
+  /// anything else outside the gpu.modules) to its linked module.
+  void redirectReferences() {
+    if (redirects.empty())
+      return;
     AttrTypeReplacer replacer;
     replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
-      if (ref.getRootReference() != from)
+      auto it = redirects.find(ref.getRootReference());
+      if (it == redirects.end())
         return std::nullopt;
+      const Redirect &redirect = it->second;
       ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
       if (nested.empty())
-        return SymbolRefAttr::get(to);
+        return SymbolRefAttr::get(redirect.linked);
       SmallVector<FlatSymbolRefAttr> path(nested);
-      if (StringAttr name = renamed.lookup(path.front().getAttr()))
+      if (StringAttr name = redirect.renamed.lookup(path.front().getAttr()))
         path.front() = FlatSymbolRefAttr::get(name);
-      return SymbolRefAttr::get(to, path);
+      return SymbolRefAttr::get(redirect.linked, path);
     });
     for (Operation &op : getOperation().getBody()->getOperations())
       if (!isa<gpu::GPUModuleOp>(op))
         replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
                                               /*replaceLocs=*/false,
                                               /*replaceTypes=*/false);
+    redirects.clear();
   }
 };
 } // namespace

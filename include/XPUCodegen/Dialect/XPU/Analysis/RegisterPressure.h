@@ -96,6 +96,13 @@ GRFPrediction predictGRFMode(int64_t liveBytes, const GRFBudget &budget,
 /// sub-group size); 0 for a module without kernels.
 int64_t getModulePressurePercent(Operation *module, const DeviceInfo &device);
 
+/// Whether getModulePressurePercent(module, device) >= percent, without the
+/// liveness analysis of kernels whose values cannot reach it even if all
+/// were live at once (most small kernels): it runs on every module of every
+/// run, fully cached ones included.
+bool reachesPressurePercent(Operation *module, const DeviceInfo &device,
+                            int64_t percent);
+
 /// `#xpu.pressure` for an estimate.
 PressureAttr getPressureAttr(MLIRContext *context, int64_t liveBytes,
                              const GRFBudget &budget,
