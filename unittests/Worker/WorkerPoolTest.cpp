@@ -295,7 +295,7 @@ TEST(WorkerPoolPrestart, StartsEveryWorkerAndAsksTheIdentityOnce) {
   Expected<std::unique_ptr<WorkerPool>> pool =
       WorkerPool::create(2, WorkerLimits{}, "", /*idleMs=*/uint64_t(0));
   ASSERT_OK(pool);
-  (*pool)->prestart(WorkerBackend::Ocloc);
+  EXPECT_TRUE((*pool)->prestart(WorkerBackend::Ocloc));
   // Waits for the prestart's identity query instead of asking again.
   Expected<std::string> identity =
       (*pool)->getCompilerIdentity(WorkerBackend::Ocloc);
@@ -305,7 +305,7 @@ TEST(WorkerPoolPrestart, StartsEveryWorkerAndAsksTheIdentityOnce) {
   EXPECT_FALSE((*pool)->getCompilerIdentityFiles(WorkerBackend::Ocloc).empty());
 
   // Jobs then run on the prestarted workers; a second prestart does nothing.
-  (*pool)->prestart(WorkerBackend::Ocloc);
+  EXPECT_FALSE((*pool)->prestart(WorkerBackend::Ocloc));
   Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
   ASSERT_OK(response);
   EXPECT_TRUE(response->succeeded) << response->log;
@@ -318,7 +318,7 @@ TEST(WorkerPoolPrestart, StartFailureIsTheFirstJobsError) {
   Expected<std::unique_ptr<WorkerPool>> pool =
       WorkerPool::create(1, WorkerLimits{}, "/bin/true");
   ASSERT_OK(pool);
-  (*pool)->prestart(std::nullopt);
+  EXPECT_TRUE((*pool)->prestart(std::nullopt));
   Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
   ASSERT_FALSE(response);
   EXPECT_NE(errorText(response).find("compiler worker failed to start"),

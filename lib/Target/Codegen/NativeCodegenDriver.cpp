@@ -154,30 +154,32 @@ NativeCodegenDriver::Impl::getCompilerIdentity(WorkerBackend backend) {
   return *memo;
 }
 
-void mlir::xpu::prestartCompilerWorkers(const NativeCodegenOptions &options) {
+bool mlir::xpu::prestartCompilerWorkers(const NativeCodegenOptions &options) {
   std::optional<WorkerBackend> backend =
       selectBackendWithoutProbe(options.backend);
   if (!backend)
-    return;
+    return false;
   // Errors are the driver's to report when it starts, as without this.
   llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(
       options.jobs, options.limits, WorkerProgram::CompileWorker,
       /*maxJobsPerWorker=*/0, options.compilerRoot);
   if (!pool) {
     llvm::consumeError(pool.takeError());
-    return;
+    return false;
   }
   llvm::Expected<std::optional<CompileCache>> cache =
       CompileCache::open(options.cacheDir, options.cacheUrl);
   if (!cache) {
     llvm::consumeError(cache.takeError());
-    return;
+    return false;
   }
-  if (*cache && (*cache)->lookupCompilerIdentity(
+  // A cached identity is read from the cache by the driver, not asked.
+  bool identityCached =
+      *cache && (*cache)->lookupCompilerIdentity(
                     getIdentityContext(*backend, pool->getCompiler()),
-                    isPortableIdentity(*backend)))
-    return;
-  pool->prestart(*backend);
+                    isPortableIdentity(*backend));
+  return pool->prestart(identityCached ? std::nullopt
+                                       : std::optional(*backend));
 }
 
 NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)

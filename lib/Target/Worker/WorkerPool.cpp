@@ -117,10 +117,10 @@ public:
     return identity;
   }
 
-  void prestart(std::optional<WorkerBackend> identityOf) override {
+  bool prestart(std::optional<WorkerBackend> identityOf) override {
     std::lock_guard<std::mutex> lock(mutex);
     if (prestarted || cancelled || stopping || !isOwner())
-      return;
+      return false;
     prestarted = true;
     size_t alive = idle.size() + running.size();
     for (size_t i = alive; i < maxWorkers; ++i) {
@@ -135,6 +135,7 @@ public:
                      }).takeError());
       });
     }
+    return alive < maxWorkers;
   }
 
   std::vector<std::string>

@@ -208,12 +208,12 @@ lookupCachedCompilerIdentity(const CompileCache &cache, BackendKind backend,
                              llvm::StringRef compilerRoot = "");
 
 /// Starts the compiler workers that a run with `options` is about to need,
-/// in the background, so that they load IGC and answer the compiler identity
-/// while the modules are still being lowered and emitted. Only when the run
-/// needs a worker whatever it compiles: the cache does not hold the
-/// compiler's identity yet (a new cache, or none) and the backend is known
-/// without probing (ocloc). A warm run starts none.
-void prestartCompilerWorkers(const NativeCodegenOptions &options);
+/// in the background, so that they load IGC (and answer the compiler
+/// identity, when `options`' cache does not hold it yet) while the modules
+/// are still being lowered and emitted. Only for a backend known without
+/// probing (ocloc). Returns whether it started them (false when the pool
+/// already did, or they cannot start here: that is the build's error).
+bool prestartCompilerWorkers(const NativeCodegenOptions &options);
 
 class NativeCodegenDriver {
 public:

@@ -177,9 +177,10 @@ public:
 
   /// Starts workers in the background, up to the pool's size, so that the
   /// first jobs find them running; the first also answers `identityOf`'s
-  /// identity query when given. Returns at once and only once per pool; a
-  /// worker that fails to start is the first job's error, as without it.
-  virtual void prestart(std::optional<WorkerBackend> identityOf) = 0;
+  /// identity query when given. Returns at once, whether it started any:
+  /// only the first call per pool does. A worker that fails to start is the
+  /// first job's error, as without it.
+  virtual bool prestart(std::optional<WorkerBackend> identityOf) = 0;
 
   /// The files mapped into the worker that answered the identity query of
   /// `backend` (the worker, the compiler libraries and their dependencies;

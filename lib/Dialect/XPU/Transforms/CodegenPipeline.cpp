@@ -93,6 +93,17 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   moduleCache.pipelineKey = getModuleCachePipelineKey(options);
   pm.addPass(createXPUModuleCache(moduleCache));
 
+  // The workers of what is left to compile load IGC while it is lowered.
+  XPUStartWorkersOptions startWorkers;
+  startWorkers.backend = options.backend;
+  startWorkers.cacheDir = options.cacheDir;
+  startWorkers.cacheUrl = options.cacheUrl;
+  startWorkers.compilerRoot = options.compilerRoot;
+  startWorkers.jobs = options.jobs;
+  startWorkers.timeoutMs = options.timeoutMs;
+  startWorkers.memoryLimitMiB = options.memoryLimitMiB;
+  pm.addPass(createXPUStartWorkers(startWorkers));
+
   // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
   // a time; a module that fails is marked and reported at the end.
   XPULowerToXeVMOptions lower;

@@ -194,13 +194,6 @@ struct NativeCodegenPass
     return options;
   }
 
-  /// Runs when the pass manager starts, before the passes ahead of this
-  /// one: a cold run's workers start up while the modules are lowered.
-  LogicalResult initialize(MLIRContext *) override {
-    prestartCompilerWorkers(getDriverOptions());
-    return success();
-  }
-
   void runOnOperation() override {
     if (failed(checkOptions()))
       return signalPassFailure();
