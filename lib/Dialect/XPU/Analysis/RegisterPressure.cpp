@@ -179,25 +179,30 @@ mlir::xpu::getPressureAttr(MLIRContext *context, int64_t liveBytes,
                            predictGRFMode(liveBytes, budget, thresholds));
 }
 
-/// The small budget of `kernel` on `device`, at its required sub-group size.
-static GRFBudget getKernelBudget(Operation &kernel, const DeviceInfo &device) {
-  std::optional<unsigned> simd;
-  if (auto size = kernel.getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
-    simd = static_cast<unsigned>(size.getInt());
-  return getGRFBudget(device, simd);
+/// The kernels of `module` with their small budget on `device` (at their
+/// required sub-group size), skipping those without one.
+static SmallVector<std::pair<Operation *, int64_t>>
+getKernelBudgets(Operation *module, const DeviceInfo &device) {
+  SmallVector<std::pair<Operation *, int64_t>> kernels;
+  for (Operation &op : module->getRegion(0).front()) {
+    if (!isGPUKernel(&op))
+      continue;
+    std::optional<unsigned> simd;
+    if (auto size = op.getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
+      simd = static_cast<unsigned>(size.getInt());
+    int64_t small = getGRFBudget(device, simd).smallBytesPerLane;
+    if (small > 0)
+      kernels.emplace_back(&op, small);
+  }
+  return kernels;
 }
 
 int64_t mlir::xpu::getModulePressurePercent(Operation *module,
                                             const DeviceInfo &device) {
   int64_t highest = 0;
-  for (Operation &op : module->getRegion(0).front()) {
-    if (!isGPUKernel(&op))
-      continue;
-    GRFBudget budget = getKernelBudget(op, device);
-    if (budget.smallBytesPerLane <= 0)
-      continue;
-    int64_t bytes = RegisterPressureAnalysis(&op).getPeakLiveBytes();
-    highest = std::max(highest, bytes * 100 / budget.smallBytesPerLane);
+  for (auto [kernel, small] : getKernelBudgets(module, device)) {
+    int64_t bytes = RegisterPressureAnalysis(kernel).getPeakLiveBytes();
+    highest = std::max(highest, bytes * 100 / small);
   }
   return highest;
 }
@@ -206,16 +211,11 @@ bool mlir::xpu::reachesPressurePercent(Operation *module,
                                        const DeviceInfo &device,
                                        int64_t percent) {
   // floor(bytes * 100 / small) >= percent <=> bytes * 100 >= percent * small.
-  for (Operation &op : module->getRegion(0).front()) {
-    if (!isGPUKernel(&op))
+  for (auto [kernel, small] : getKernelBudgets(module, device)) {
+    int64_t needed = percent * small;
+    if (getAllValueBytes(kernel) * 100 < needed)
       continue;
-    GRFBudget budget = getKernelBudget(op, device);
-    if (budget.smallBytesPerLane <= 0)
-      continue;
-    int64_t needed = percent * budget.smallBytesPerLane;
-    if (getAllValueBytes(&op) * 100 < needed)
-      continue;
-    if (RegisterPressureAnalysis(&op).getPeakLiveBytes() * 100 >= needed)
+    if (RegisterPressureAnalysis(kernel).getPeakLiveBytes() * 100 >= needed)
       return true;
   }
   // getModulePressurePercent is never negative, and 0 without kernels.
