@@ -352,13 +352,16 @@ def main():
     if args.list:
         return list_suite(args.suite)
     build, xpu_opt, read_zebin = check_setup(parser, args)
+    paths = sorted(glob.glob(os.path.join(args.suite, "*.mlir")))
+    if not paths:
+        parser.error(f"--suite {args.suite}: no *.mlir files to compare")
     outdir = os.path.join(build, "bench", "parity")
     work = args.work or os.path.join(outdir, "work")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
 
     rows, files = [], []
-    for path in sorted(glob.glob(os.path.join(args.suite, "*.mlir"))):
+    for path in paths:
         entry, file_rows = bench_file(path, xpu_opt, args.arch, work,
                                       read_zebin)
         files.append(entry)
