@@ -11,6 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "WorkerTestSupport.h"
+
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -25,51 +27,9 @@
 
 using namespace llvm;
 using namespace mlir::xpu;
+using namespace mlir::xpu::test;
 
 namespace {
-
-template <typename T> std::string errorText(Expected<T> &value) {
-  return value ? std::string() : toString(value.takeError());
-}
-
-#define ASSERT_OK(value) ASSERT_TRUE(bool(value)) << errorText(value)
-
-std::vector<char> readInput(StringRef name) {
-  SmallString<256> path(XPU_WORKER_TEST_INPUTS);
-  sys::path::append(path, name);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file = MemoryBuffer::getFile(path);
-  if (!file) {
-    ADD_FAILURE() << "cannot read " << path.str().str();
-    return {};
-  }
-  return std::vector<char>((*file)->getBufferStart(), (*file)->getBufferEnd());
-}
-
-WorkerRequest request(StringRef input, std::string options = "") {
-  WorkerRequest req;
-  req.device = "pvc";
-  req.options = std::move(options);
-  req.spirv = readInput(input);
-  return req;
-}
-
-bool isZebin(const std::vector<char> &binary) {
-  // ELF magic and e_machine EM_INTELGT (0xcd).
-  return binary.size() > 20 &&
-         StringRef(binary.data(), 4) == "\x7f"
-                                        "ELF" &&
-         uint8_t(binary[18]) == 0xcd && binary[19] == 0;
-}
-
-bool haveOcloc() {
-  if (const char *env = std::getenv("XPU_CODEGEN_OCLOC_LIBRARY"))
-    return sys::fs::exists(env);
-  for (StringRef dir :
-       {"/usr/lib/x86_64-linux-gnu", "/usr/local/lib", "/usr/lib"})
-    if (sys::fs::exists(dir + Twine("/libocloc.so")))
-      return true;
-  return false;
-}
 
 /// The number in IGC's "spilled around N" build log line (0 if none).
 unsigned spillFigure(StringRef log) {
@@ -281,50 +241,6 @@ TEST_F(WorkerPoolTest, ConcurrentRunsFromFourThreads) {
 }
 
 // Own pools from here on: limits that no other test wants.
-
-/// Waits (up to a minute) until `pool` has `count` workers alive.
-bool waitForWorkers(const WorkerPool &pool, unsigned count) {
-  for (int i = 0; i < 600 && pool.getWorkersAlive() < count; ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  return pool.getWorkersAlive() >= count;
-}
-
-TEST(WorkerPoolPrestart, StartsEveryWorkerAndAsksTheIdentityOnce) {
-  if (!haveOcloc())
-    GTEST_SKIP() << "libocloc.so not installed";
-  Expected<std::unique_ptr<WorkerPool>> pool =
-      WorkerPool::create(2, WorkerLimits{}, "", /*idleMs=*/uint64_t(0));
-  ASSERT_OK(pool);
-  EXPECT_TRUE((*pool)->prestart(WorkerBackend::Ocloc));
-  // Waits for the prestart's identity query instead of asking again.
-  Expected<std::string> identity =
-      (*pool)->getCompilerIdentity(WorkerBackend::Ocloc);
-  ASSERT_OK(identity);
-  ASSERT_TRUE(waitForWorkers(**pool, 2));
-  EXPECT_EQ((*pool)->getWorkersStarted(), 2u);
-  EXPECT_FALSE((*pool)->getCompilerIdentityFiles(WorkerBackend::Ocloc).empty());
-
-  // Jobs then run on the prestarted workers; a second prestart does nothing.
-  EXPECT_FALSE((*pool)->prestart(WorkerBackend::Ocloc));
-  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
-  ASSERT_OK(response);
-  EXPECT_TRUE(response->succeeded) << response->log;
-  EXPECT_EQ((*pool)->getWorkersStarted(), 2u);
-}
-
-TEST(WorkerPoolPrestart, StartFailureIsTheFirstJobsError) {
-  // /bin/true exits at once without saying hello: the prestart's failure is
-  // not lost, the first job reports it.
-  Expected<std::unique_ptr<WorkerPool>> pool =
-      WorkerPool::create(1, WorkerLimits{}, "/bin/true");
-  ASSERT_OK(pool);
-  EXPECT_TRUE((*pool)->prestart(std::nullopt));
-  Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
-  ASSERT_FALSE(response);
-  EXPECT_NE(errorText(response).find("compiler worker failed to start"),
-            std::string::npos)
-      << errorText(response);
-}
 
 TEST(WorkerPoolLimits, TimeLimitKillsTheJobAndPoolSurvives) {
   if (!haveOcloc())

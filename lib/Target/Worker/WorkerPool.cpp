@@ -118,24 +118,27 @@ public:
   }
 
   bool prestart(std::optional<WorkerBackend> identityOf) override {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (prestarted || cancelled || stopping || !isOwner())
-      return false;
-    prestarted = true;
-    size_t alive = idle.size() + running.size();
-    for (size_t i = alive; i < maxWorkers; ++i) {
-      bool askIdentity = identityOf && i == alive;
-      starters.emplace_back([this, askIdentity, identityOf] {
-        if (askIdentity) {
-          consumeError(getCompilerIdentity(*identityOf).takeError());
-          return;
-        }
-        consumeError(withWorker<bool>([](WorkerProcess &) -> Expected<bool> {
-                       return true;
-                     }).takeError());
-      });
+    std::vector<std::thread> finished;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      size_t present = idle.size() + busy;
+      if (startersRunning || present >= maxWorkers || cancelled || stopping ||
+          !isOwner())
+        return false;
+      // The threads of an earlier prestart have all returned: join them
+      // (outside the lock) instead of keeping one per call.
+      finished = std::move(starters);
+      starters.clear();
+      size_t count = maxWorkers - present;
+      startersRunning = count;
+      for (size_t i = 0; i < count; ++i)
+        starters.emplace_back([this, identityOf, ask = i == 0] {
+          runStarter(ask ? identityOf : std::nullopt);
+        });
     }
-    return alive < maxWorkers;
+    for (std::thread &thread : finished)
+      thread.join();
+    return true;
   }
 
   std::vector<std::string>
@@ -183,6 +186,19 @@ public:
   bool isOwner() const { return ownerPid == ::getpid(); }
 
 private:
+  /// One prestart thread: the identity query first when asked (it starts a
+  /// worker unless the pool knows the answer), then a worker for nothing
+  /// (an idle one if there is, else a new one), left idle.
+  void runStarter(std::optional<WorkerBackend> identityOf) {
+    if (identityOf)
+      consumeError(getCompilerIdentity(*identityOf).takeError());
+    consumeError(withWorker<bool>([](WorkerProcess &) -> Expected<bool> {
+                   return true;
+                 }).takeError());
+    std::lock_guard<std::mutex> lock(mutex);
+    --startersRunning;
+  }
+
   /// Runs `job` on an idle (or freshly spawned) worker, holding one of the
   /// `maxWorkers` slots. A worker that died during the job is dropped.
   template <typename T>
@@ -322,10 +338,10 @@ private:
   std::optional<std::string> identities[kNumWorkerBackends];
   std::vector<std::string> identityFiles[kNumWorkerBackends];
   std::mutex identityQueries[kNumWorkerBackends];
-  /// Whether prestart() ran, and the threads it started (joined when the
-  /// pool goes; shared pools never go).
-  bool prestarted = false;
+  /// The threads of the last prestart() (joined by the next one or when the
+  /// pool goes; shared pools never go), and how many have not returned.
   std::vector<std::thread> starters;
+  size_t startersRunning = 0;
   std::atomic<unsigned> started{0};
   /// The last start-up failure and until when it is repeated.
   std::optional<std::pair<std::string, Clock::time_point>> startFailure;

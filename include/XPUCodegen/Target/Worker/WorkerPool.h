@@ -177,9 +177,10 @@ public:
 
   /// Starts workers in the background, up to the pool's size, so that the
   /// first jobs find them running; the first also answers `identityOf`'s
-  /// identity query when given. Returns at once, whether it started any:
-  /// only the first call per pool does. A worker that fails to start is the
-  /// first job's error, as without it.
+  /// identity query when given. Returns at once, whether it started any
+  /// (none while the pool is full or an earlier prestart is still starting
+  /// its workers). A worker that fails to start is the first job's error,
+  /// as without it.
   virtual bool prestart(std::optional<WorkerBackend> identityOf) = 0;
 
   /// The files mapped into the worker that answered the identity query of
