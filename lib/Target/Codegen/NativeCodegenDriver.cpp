@@ -154,6 +154,19 @@ NativeCodegenDriver::Impl::getCompilerIdentity(WorkerBackend backend) {
   return *memo;
 }
 
+NativeCodegenOptions mlir::xpu::getWorkerPoolOptions(
+    BackendKind backend, llvm::StringRef cacheDir, llvm::StringRef cacheUrl,
+    llvm::StringRef compilerRoot, unsigned jobs, WorkerLimits limits) {
+  NativeCodegenOptions options;
+  options.backend = backend;
+  options.cacheDir = cacheDir.str();
+  options.cacheUrl = cacheUrl.str();
+  options.compilerRoot = compilerRoot.str();
+  options.jobs = jobs;
+  options.limits = limits;
+  return options;
+}
+
 bool mlir::xpu::prestartCompilerWorkers(const NativeCodegenOptions &options) {
   std::optional<WorkerBackend> backend =
       selectBackendWithoutProbe(options.backend);

@@ -207,6 +207,15 @@ lookupCachedCompilerIdentity(const CompileCache &cache, BackendKind backend,
                              const DeviceInfo &device,
                              llvm::StringRef compilerRoot = "");
 
+/// The options that choose a compiler worker pool (backend, compiler, jobs,
+/// limits) and the cache its identity may be in, the rest left at their
+/// defaults: what xpu-start-workers and xpu-native-codegen share.
+NativeCodegenOptions getWorkerPoolOptions(BackendKind backend,
+                                          llvm::StringRef cacheDir,
+                                          llvm::StringRef cacheUrl,
+                                          llvm::StringRef compilerRoot,
+                                          unsigned jobs, WorkerLimits limits);
+
 /// Starts the compiler workers that a run with `options` is about to need,
 /// in the background, so that they load IGC (and answer the compiler
 /// identity, when `options`' cache does not hold it yet) while the modules

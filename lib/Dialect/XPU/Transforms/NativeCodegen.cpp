@@ -176,16 +176,11 @@ struct NativeCodegenPass
   uint64_t cacheMaxSizeBytes = kDefaultCacheMaxSize;
 
   NativeCodegenOptions getDriverOptions() const {
-    NativeCodegenOptions options;
-    options.backend = backend;
+    NativeCodegenOptions options = getWorkerPoolOptions(
+        backend, cacheDir, cacheUrl, compilerRoot, jobs,
+        WorkerLimits{/*memoryMiB=*/memoryLimitMiB, /*timeoutMs=*/timeoutMs});
     options.spillThreshold = spillThreshold;
     options.autoStrategy = autoStrategy;
-    options.cacheDir = cacheDir;
-    options.cacheUrl = cacheUrl;
-    options.compilerRoot = compilerRoot;
-    options.jobs = jobs;
-    options.limits.timeoutMs = timeoutMs;
-    options.limits.memoryMiB = memoryLimitMiB;
     options.cacheMaxSize = cacheMaxSizeBytes;
     options.validation = validateSPIRV;
     options.verifyPredictedLarge = verifyPredictedLarge;

@@ -42,15 +42,10 @@ struct StartWorkersPass
     markAllAnalysesPreserved();
     if (!hasModuleToCompile(getOperation()))
       return;
-    NativeCodegenOptions options;
-    options.backend = backend;
-    options.cacheDir = cacheDir;
-    options.cacheUrl = cacheUrl;
-    options.compilerRoot = compilerRoot;
-    options.jobs = jobs;
-    options.limits.timeoutMs = timeoutMs;
-    options.limits.memoryMiB = memoryLimitMiB;
-    if (prestartCompilerWorkers(options))
+    if (prestartCompilerWorkers(getWorkerPoolOptions(
+            backend, cacheDir, cacheUrl, compilerRoot, jobs,
+            WorkerLimits{/*memoryMiB=*/memoryLimitMiB,
+                         /*timeoutMs=*/timeoutMs})))
       ++numStarted;
   }
 };
