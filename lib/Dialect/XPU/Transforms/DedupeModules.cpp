@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/CanonicalPrinting.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 
@@ -51,9 +52,10 @@ static std::string getCanonicalDigest(gpu::GPUModuleOp module) {
         SymbolTable::lookupSymbolIn(copy->getOperation(), name), canonical);
   }
   copy->setName("m");
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  copy->print(os, OpPrintingFlags().printGenericOpForm());
+  // Locations are left out: duplicates share the kept module's binary,
+  // debug information included. No printing flag of the command line
+  // reaches the text.
+  std::string text = printCanonicalForm(*copy, /*withLocations=*/false);
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)));
 }
 

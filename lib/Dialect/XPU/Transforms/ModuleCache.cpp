@@ -15,6 +15,7 @@
 
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleCache.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/CanonicalPrinting.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Support/BinaryFields.h"
@@ -95,18 +96,11 @@ static void hashPart(llvm::SHA256 &hash, StringRef part) {
 std::string mlir::xpu::getModuleCacheDigest(gpu::GPUModuleOp module,
                                             StringRef pipelineKey) {
   // Locations are left out unless they can become debug information in the
-  // binary: a module moved by a line in its file still hits.
-  OpPrintingFlags flags;
-  flags.printGenericOpForm().useLocalScope();
-  if (hasDebugLocations(module))
-    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os, flags);
-
+  // binary: a module moved by a line in its file still hits. No printing
+  // flag of the command line reaches the text.
   llvm::SHA256 hash;
   hashPart(hash, "xpu-module-digest");
-  hashPart(hash, text);
+  hashPart(hash, printCanonicalForm(module, hasDebugLocations(module)));
   // The printed form names resource blobs (dense_resource<...>) without
   // their bytes: hash those too.
   module->walk([&](Operation *op) {

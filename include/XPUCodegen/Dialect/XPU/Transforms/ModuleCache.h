@@ -44,8 +44,9 @@ namespace mlir::xpu {
 std::optional<CompileCache> openCompileCache(StringRef cacheDir,
                                              StringRef cacheUrl);
 
-/// Hex SHA-256 over the module's canonical form (generic printed form; with
-/// locations only when they can reach the binary as debug information), the
+/// Hex SHA-256 over the module's canonical form (CanonicalPrinting.h: no
+/// printing flag of the command line changes it; with locations only when
+/// they can reach the binary as debug information), the
 /// contents of the resource blobs it references, and `pipelineKey`.
 std::string getModuleCacheDigest(gpu::GPUModuleOp module,
                                  StringRef pipelineKey);
