@@ -207,6 +207,57 @@ TEST(GRFBuildTest, ParseSpillWarningsOfIGC2) {
   EXPECT_EQ(spills[0].spillBytes, 5760);
 }
 
+TEST(GRFBuildTest, RetryManagerKeepingTheRetry) {
+  // IGC 2.40, retry_gemm.spv on pvc in small mode: the retry is kept, so its
+  // line describes the binary (308 x 64 = 19712, .ze_info spill_size).
+  std::string log = readInput("retry_gemm.pvc.igc2.small.log");
+  std::vector<LogSpill> spills = parseSpillWarnings(log, kPVCGRFBytes);
+  ASSERT_EQ(spills.size(), 1u);
+  EXPECT_EQ(spills[0].kernel, "retry_gemm");
+  EXPECT_EQ(spills[0].allocatedRegs, 128);
+  EXPECT_EQ(spills[0].spillBytes, 19712);
+  EXPECT_TRUE(parseKeptPreviousVersions(log).empty());
+}
+
+TEST(GRFBuildTest, RetryManagerKeepingThePreviousVersion) {
+  // IGC 2.40, retry_gemm.spv on pvc in large mode: "Used previous version of
+  // the kernel, reason : NO_Retry_Pick_Prv". The line between describes the
+  // discarded retry (26 x 64 = 1664); the kept binary's figures are not in
+  // the log.
+  std::string log = readInput("retry_gemm.pvc.igc2.large.log");
+  EXPECT_TRUE(parseSpillWarnings(log, kPVCGRFBytes).empty());
+  EXPECT_EQ(parseKeptPreviousVersions(log),
+            std::vector<std::string>{"retry_gemm"});
+}
+
+TEST(GRFBuildTest, RetryManagerPerKernel) {
+  // Two kernels in one log: a's first build is kept (its earlier line
+  // stays), b's retry is kept (its first line is dropped).
+  std::string log = "warning: in kernel 'a': compiled SIMD16 allocated 128 "
+                    "regs and spilled around 4\n"
+                    "warning: in kernel 'b': compiled SIMD32 allocated 128 "
+                    "regs and spilled around 9\n"
+                    "warning: in kernel 'a': [RetryManager] Start "
+                    "recompilation of the kernel\n"
+                    "warning: in kernel 'b': [RetryManager] Start "
+                    "recompilation of the kernel\n"
+                    "warning: in kernel 'a': compiled SIMD32 allocated 128 "
+                    "regs and spilled around 7\n"
+                    "warning: in kernel 'b': compiled SIMD16 allocated 128 "
+                    "regs and spilled around 2\n"
+                    "warning: in kernel 'a': [RetryManager] Used previous "
+                    "version of the kernel, reason : NO_Retry_Pick_Prv\n";
+  std::vector<LogSpill> spills = parseSpillWarnings(log, 64);
+  ASSERT_EQ(spills.size(), 2u);
+  EXPECT_EQ(spills[0].kernel, "a");
+  EXPECT_EQ(spills[0].simd, 16);
+  EXPECT_EQ(spills[0].spillBytes, 256);
+  EXPECT_EQ(spills[1].kernel, "b");
+  EXPECT_EQ(spills[1].simd, 16);
+  EXPECT_EQ(spills[1].spillBytes, 128);
+  EXPECT_EQ(parseKeptPreviousVersions(log), std::vector<std::string>{"a"});
+}
+
 //===----------------------------------------------------------------------===//
 // measureBuild
 //===----------------------------------------------------------------------===//
@@ -251,6 +302,35 @@ TEST(GRFBuildTest, MeasureNonSpillingLargeBuild) {
   EXPECT_EQ(attempt->spillSize, 0);
   EXPECT_EQ(attempt->kernels[0].grfCount, 256);
   EXPECT_EQ(attempt->kernels[0].nSpills, 0);
+}
+
+TEST(GRFBuildTest, MeasureBuildWhereIGCKeptItsFirstVersion) {
+  // .ze_info's 640 bytes describe the kept binary; the log's 1664 describe
+  // the retry IGC threw away: no disagreement.
+  Expected<BuildAttempt> attempt =
+      measureBuild(BuildGRF::Large, "-cl-intel-256-GRF-per-thread",
+                   responseFor("retry_gemm.pvc.igc2.large"), kPVCGRFBytes);
+  ASSERT_TRUE(bool(attempt)) << toString(attempt.takeError());
+  EXPECT_EQ(attempt->spillSize, 640);
+  ASSERT_EQ(attempt->kernels.size(), 1u);
+  EXPECT_EQ(attempt->kernels[0].grfCount, 256);
+  EXPECT_EQ(attempt->kernels[0].simd, 32);
+}
+
+TEST(GRFBuildTest, MeasureBuildRefusesALogThatContradictsTheKeptBinary) {
+  // The retry is kept (no "Used previous version") but its line disagrees
+  // with .ze_info: nothing explains it, so it stays an error.
+  WorkerResponse response = responseFor("retry_gemm.pvc.igc2.large");
+  response.log = "warning: in kernel 'retry_gemm': compiled SIMD32 allocated "
+                 "256 regs and spilled around 26\n";
+  Expected<BuildAttempt> attempt = measureBuild(
+      BuildGRF::Large, "-cl-intel-256-GRF-per-thread", response, kPVCGRFBytes);
+  ASSERT_FALSE(bool(attempt));
+  std::string text = toString(attempt.takeError());
+  EXPECT_NE(text.find(".ze_info spill_size 640 bytes disagrees with the "
+                      "build log's SIMD32 spill warning (1664 bytes)"),
+            std::string::npos)
+      << text;
 }
 
 TEST(GRFBuildTest, PrivateArrayIsNeverSpill) {

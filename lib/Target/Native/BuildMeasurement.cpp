@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,8 +49,35 @@ mlir::xpu::parseScratchOverflow(StringRef log) {
   return std::nullopt;
 }
 
-std::vector<LogSpill> mlir::xpu::parseSpillWarnings(StringRef log,
-                                                    unsigned grfBytes) {
+namespace {
+/// One spill warning with the RetryManager attempt it belongs to.
+struct AttemptSpill {
+  LogSpill spill;
+  unsigned attempt;
+};
+
+/// Follows IGC 2.x's RetryManager through a build log: "Start recompilation"
+/// opens a kernel's next attempt, "Used previous version" drops back to the
+/// one before. Warnings of an attempt IGC threw away describe no binary.
+class SpillLogReader {
+public:
+  explicit SpillLogReader(unsigned grfBytes) : grfBytes(grfBytes) {}
+
+  void readLine(StringRef line);
+  std::vector<LogSpill> takeFinalSpills();
+  std::vector<std::string> getKeptPreviousKernels() const;
+
+private:
+  void readSpillWarning(StringRef kernel, ArrayRef<StringRef> figures);
+
+  unsigned grfBytes;
+  std::vector<AttemptSpill> spills;
+  StringMap<unsigned> attempts;
+  StringMap<bool> keptPrevious;
+};
+} // namespace
+
+void SpillLogReader::readLine(StringRef line) {
   // IGC 1.0.12504: "warning: kernel K  compiled SIMD32 allocated 128 regs and
   // spilled around 580"; IGC 2.40: "warning: in kernel 'K': compiled SIMD32
   // allocated 128 regs and spilled around 90". The count is in GRF-sized
@@ -57,25 +85,79 @@ std::vector<LogSpill> mlir::xpu::parseSpillWarnings(StringRef log,
   static const Regex warning(
       "kernel '?([^[:space:]':]+)'?:?[[:space:]]+compiled SIMD([0-9]+) "
       "allocated ([0-9]+) regs and spilled around ([0-9]+)");
-  std::vector<LogSpill> spills;
+  static const Regex retry("kernel '?([^[:space:]':]+)'?:?[[:space:]]+"
+                           "\\[RetryManager\\] (Start recompilation|Used "
+                           "previous version)");
+  SmallVector<StringRef, 5> match;
+  if (warning.match(line, &match))
+    return readSpillWarning(match[1], ArrayRef(match).drop_front(2));
+  if (!retry.match(line, &match))
+    return;
+  unsigned &attempt = attempts[match[1]];
+  if (match[2].starts_with("Start")) {
+    ++attempt;
+    keptPrevious[match[1]] = false;
+    return;
+  }
+  // "Used previous version": the retry's figures describe a thrown-away
+  // binary; the kept one is the attempt before it.
+  erase_if(spills, [&](const AttemptSpill &s) {
+    return s.spill.kernel == match[1] && s.attempt == attempt;
+  });
+  if (attempt > 0)
+    --attempt;
+  keptPrevious[match[1]] = true;
+}
+
+void SpillLogReader::readSpillWarning(StringRef kernel,
+                                      ArrayRef<StringRef> figures) {
+  LogSpill spill;
+  spill.kernel = kernel.str();
+  uint64_t units;
+  // Bounded so that units * grfBytes cannot overflow.
+  if (figures[0].getAsInteger(10, spill.simd) ||
+      figures[1].getAsInteger(10, spill.allocatedRegs) ||
+      figures[2].getAsInteger(10, units) || units > (uint64_t(1) << 40))
+    return;
+  spill.spillBytes = static_cast<int64_t>(units * grfBytes);
+  spills.push_back({std::move(spill), attempts.lookup(kernel)});
+}
+
+std::vector<LogSpill> SpillLogReader::takeFinalSpills() {
+  std::vector<LogSpill> result;
+  for (AttemptSpill &s : spills)
+    if (s.attempt == attempts.lookup(s.spill.kernel))
+      result.push_back(std::move(s.spill));
+  spills.clear();
+  return result;
+}
+
+std::vector<std::string> SpillLogReader::getKeptPreviousKernels() const {
+  std::vector<std::string> kernels;
+  for (const auto &entry : keptPrevious)
+    if (entry.second)
+      kernels.push_back(entry.first().str());
+  llvm::sort(kernels);
+  return kernels;
+}
+
+std::vector<LogSpill> mlir::xpu::parseSpillWarnings(StringRef log,
+                                                    unsigned grfBytes) {
+  SpillLogReader reader(grfBytes);
   SmallVector<StringRef> lines;
   log.split(lines, '\n');
-  for (StringRef line : lines) {
-    SmallVector<StringRef, 5> match;
-    if (!warning.match(line, &match))
-      continue;
-    LogSpill spill;
-    spill.kernel = match[1].str();
-    uint64_t units;
-    // Bounded so that units * grfBytes cannot overflow.
-    if (match[2].getAsInteger(10, spill.simd) ||
-        match[3].getAsInteger(10, spill.allocatedRegs) ||
-        match[4].getAsInteger(10, units) || units > (uint64_t(1) << 40))
-      continue;
-    spill.spillBytes = static_cast<int64_t>(units * grfBytes);
-    spills.push_back(std::move(spill));
-  }
-  return spills;
+  for (StringRef line : lines)
+    reader.readLine(line);
+  return reader.takeFinalSpills();
+}
+
+std::vector<std::string> mlir::xpu::parseKeptPreviousVersions(StringRef log) {
+  SpillLogReader reader(/*grfBytes=*/1);
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines)
+    reader.readLine(line);
+  return reader.getKeptPreviousKernels();
 }
 
 std::vector<std::string> mlir::xpu::parseSIMDDrops(StringRef log) {
@@ -108,13 +190,24 @@ static const LogSpill *findLogSpill(ArrayRef<LogSpill> spills,
 }
 
 /// The kernel's spill in bytes: .ze_info's spill_size where IGC writes it
-/// (2.x), cross-checked with the log line of the same SIMD width; the log
-/// line alone on IGC 1.0.12504.
+/// (2.x), cross-checked with the log line of the same SIMD width that
+/// describes the kept binary; the log line alone on IGC 1.0.12504.
 static Expected<int64_t> getKernelSpill(ArrayRef<LogSpill> spills,
+                                        ArrayRef<std::string> keptPrevious,
                                         const ZebinKernel &kernel) {
   const LogSpill *logged = findLogSpill(spills, kernel);
-  if (!kernel.spillSize)
+  if (!kernel.spillSize) {
+    // IGC kept an earlier attempt whose figures it never printed: without
+    // .ze_info there is nothing to measure the binary by.
+    if (!logged && is_contained(keptPrevious, kernel.name))
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("kernel '{0}': IGC kept an earlier build (RetryManager) "
+                  "whose spill the log does not give, and .ze_info has no "
+                  "spill_size",
+                  kernel.name));
     return logged ? logged->spillBytes : 0;
+  }
   if (logged && logged->simd == kernel.simd &&
       logged->spillBytes != *kernel.spillSize)
     return createStringError(
@@ -128,9 +221,10 @@ static Expected<int64_t> getKernelSpill(ArrayRef<LogSpill> spills,
 
 /// One kernel's measurement from the zebin, the worker's properties and the
 /// build log.
-static Expected<KernelMeasurement> measureKernel(const ZebinKernel &kernel,
-                                                 const WorkerResponse &response,
-                                                 ArrayRef<LogSpill> logSpills) {
+static Expected<KernelMeasurement>
+measureKernel(const ZebinKernel &kernel, const WorkerResponse &response,
+              ArrayRef<LogSpill> logSpills,
+              ArrayRef<std::string> keptPrevious) {
   KernelMeasurement m;
   m.name = kernel.name;
   m.grfCount = kernel.grfCount;
@@ -146,7 +240,7 @@ static Expected<KernelMeasurement> measureKernel(const ZebinKernel &kernel,
                         });
       it != response.kernels.end())
     m.privateSize = std::max<int64_t>(m.privateSize, it->privateMemSize);
-  Expected<int64_t> spill = getKernelSpill(logSpills, kernel);
+  Expected<int64_t> spill = getKernelSpill(logSpills, keptPrevious, kernel);
   if (!spill)
     return spill.takeError();
   m.spillSize = *spill;
@@ -207,12 +301,15 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
   attempt.compileMs = response.compileMs;
 
   std::vector<LogSpill> logSpills = parseSpillWarnings(response.log, grfBytes);
+  std::vector<std::string> keptPrevious =
+      parseKeptPreviousVersions(response.log);
   for (const ZebinKernel &kernel : info->kernels) {
     // IGC adds this one for programs that use its 2-D block builtins; it is
     // not the user's kernel and is never launched.
     if (kernel.name == "Intel_Symbol_Table_Void_Program")
       continue;
-    Expected<KernelMeasurement> m = measureKernel(kernel, response, logSpills);
+    Expected<KernelMeasurement> m =
+        measureKernel(kernel, response, logSpills, keptPrevious);
     if (!m)
       return withLog(Twine(stringifyBuildGRF(mode)) +
                      " build: " + toString(m.takeError()));

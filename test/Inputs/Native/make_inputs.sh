@@ -70,4 +70,25 @@ if [ -d "$IGC2_ROOT" ]; then
     done
   done
   rm -f scratch_both.pvc.igc2.large.zebin spill_small_only.pvc.igc2.large.zebin
+
+  # A CLBlast-like GEMM for both outcomes of IGC 2.40's RetryManager.
+  python3 gen_gemm.py retry_gemm 12 8 2 > retry_gemm.cl
+  "$LLVM/clang" -cl-std=CL2.0 -target spir64 -O2 -emit-llvm -S \
+    -Xclang -finclude-default-header retry_gemm.cl -o retry_gemm.ll
+  "$LLVM/llc" -mtriple=spirv64-unknown-unknown -filetype=obj retry_gemm.ll \
+    -o retry_gemm.spv
+  spirv-val --target-env spv1.4 retry_gemm.spv
+  rm -f retry_gemm.cl retry_gemm.ll
+  for mode in small large; do
+    case $mode in
+      small) flags=-cl-intel-128-GRF-per-thread ;;
+      large) flags=-cl-intel-256-GRF-per-thread ;;
+    esac
+    "$lib/ld-linux-x86-64.so.2" --library-path "$lib" \
+      "$IGC2_ROOT"/usr/bin/ocloc-26.* compile -file retry_gemm.spv \
+      -spirv_input -device pvc -options "$flags" -exclude_ir \
+      -output retry_gemm.pvc.igc2.$mode.zebin -output_no_suffix \
+      > retry_gemm.pvc.igc2.$mode.log 2>&1
+    mv retry_gemm.pvc.igc2.$mode.zebin.bin retry_gemm.pvc.igc2.$mode.zebin
+  done
 fi

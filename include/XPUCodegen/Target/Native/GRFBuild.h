@@ -80,10 +80,12 @@ int64_t getNRegs(BuildGRF mode);
 /// 128 as Triton reports them: `n-regs-default`).
 int64_t getNRegs(BuildGRF mode, int64_t defaultNRegs);
 
-/// IGC's spill warnings, per kernel, converted to bytes.
-/// IGC prints "warning: kernel K  compiled SIMD16 allocated 128 regs and
-/// spilled around 136" where the number counts GRF-sized units; bytes =
-/// units * grfBytes.
+/// IGC's spill warnings that describe the binaries it kept, per kernel,
+/// converted to bytes. IGC prints "warning: kernel K  compiled SIMD16
+/// allocated 128 regs and spilled around 136" where the number counts
+/// GRF-sized units; bytes = units * grfBytes. IGC 2.x's RetryManager may
+/// recompile a kernel and then keep the earlier version ("Used previous
+/// version of the kernel"): the retry's warnings are then dropped.
 struct LogSpill {
   std::string kernel;
   int64_t simd = 0;
@@ -92,6 +94,10 @@ struct LogSpill {
 };
 std::vector<LogSpill> parseSpillWarnings(llvm::StringRef log,
                                          unsigned grfBytes);
+
+/// Kernels for which IGC's RetryManager kept the earlier build after a
+/// recompilation, sorted by name.
+std::vector<std::string> parseKeptPreviousVersions(llvm::StringRef log);
 
 /// Kernels IGC compiled at a narrower SIMD width because the intended one
 /// would overflow the per-thread scratch: IGC 2.x prints "in kernel 'K':
