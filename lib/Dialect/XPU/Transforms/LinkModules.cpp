@@ -18,17 +18,18 @@
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/DeviceLowering.h"
+#include "XPUCodegen/Dialect/XPU/Transforms/LinkedParts.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
 #include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
-#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPULINKMODULES
@@ -123,6 +124,9 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
             .push_back(module);
 
     SymbolTable symbols(getOperation());
+    for (Operation &op : getOperation().getBody()->getOperations())
+      if (StringAttr name = SymbolTable::getSymbolName(&op))
+        takenNames.insert(name.getValue());
     for (auto &[key, modules] : groups)
       for (ArrayRef<gpu::GPUModuleOp> batch : cutIntoBatches(modules))
         if (batch.size() > 1)
@@ -140,6 +144,19 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   /// reference is rewritten once, in one walk after all linking: linked
   /// modules get names no part has, so no redirect leads to another.
   llvm::DenseMap<StringAttr, Redirect> redirects;
+  /// The names of the input's symbols and of the linked modules: a linked
+  /// module never takes a part's name, so a part unlinked later gets its
+  /// own name back.
+  llvm::StringSet<> takenNames;
+
+  /// `xpu_linked`, made unique against `takenNames` and `symbols`.
+  StringAttr getLinkedModuleName(SymbolTable &symbols) {
+    std::string name = "xpu_linked";
+    for (unsigned i = 0; takenNames.contains(name) || symbols.lookup(name); ++i)
+      name = ("xpu_linked_" + Twine(i)).str();
+    takenNames.insert(name);
+    return StringAttr::get(&getContext(), name);
+  }
 
   /// Whether `module` is `auto` and its register-pressure estimate reaches
   /// alone-above percent of the small register file: it would likely be
@@ -219,7 +236,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     for (StringRef name :
          {XPUDialect::kDuplicatesAttrName, XPUDialect::kPressureAttrName})
       linked->removeAttr(name);
-    linked.setName("xpu_linked");
+    linked.setName(getLinkedModuleName(symbols));
     symbols.insert(linked, Block::iterator(first));
 
     // The parts' own locations, for a part taken out again (LinkedParts.h);
@@ -309,29 +326,26 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   }
 
   /// Rewrites every reference to a symbol of a linked part (launches, and
-  /// anything else outside the gpu.modules) to its linked module.
+  /// anything else outside the gpu.modules) to its linked module, by symbol
+  /// identity: the root names the part, and only the symbol the reference
+  /// reaches in it may have been renamed.
   void redirectReferences() {
     if (redirects.empty())
       return;
-    AttrTypeReplacer replacer;
-    replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
-      auto it = redirects.find(ref.getRootReference());
-      if (it == redirects.end())
-        return std::nullopt;
-      const Redirect &redirect = it->second;
-      ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
-      if (nested.empty())
-        return SymbolRefAttr::get(redirect.linked);
-      SmallVector<FlatSymbolRefAttr> path(nested);
-      if (StringAttr name = redirect.renamed.lookup(path.front().getAttr()))
-        path.front() = FlatSymbolRefAttr::get(name);
-      return SymbolRefAttr::get(redirect.linked, path);
-    });
-    for (Operation &op : getOperation().getBody()->getOperations())
-      if (!isa<gpu::GPUModuleOp>(op))
-        replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
-                                              /*replaceLocs=*/false,
-                                              /*replaceTypes=*/false);
+    redirectSymbolReferences(
+        getOperation(), [&](SymbolRefAttr ref) -> std::optional<SymbolRefAttr> {
+          auto it = redirects.find(ref.getRootReference());
+          if (it == redirects.end())
+            return std::nullopt;
+          const Redirect &redirect = it->second;
+          ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
+          if (nested.empty())
+            return SymbolRefAttr::get(redirect.linked);
+          SmallVector<FlatSymbolRefAttr> path(nested);
+          if (StringAttr name = redirect.renamed.lookup(path.front().getAttr()))
+            path.front() = FlatSymbolRefAttr::get(name);
+          return SymbolRefAttr::get(redirect.linked, path);
+        });
     redirects.clear();
   }
 };

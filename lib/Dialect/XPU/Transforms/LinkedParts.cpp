@@ -93,6 +93,33 @@ static gpu::GPUModuleOp clonePart(gpu::GPUModuleOp linked,
   return part;
 }
 
+void mlir::xpu::redirectSymbolReferences(
+    Operation *root,
+    function_ref<std::optional<SymbolRefAttr>(SymbolRefAttr)> redirect) {
+  AttrTypeReplacer replacer;
+  // Skipping the sub-elements keeps a rewritten reference, and the leaves
+  // of a kept one, from being taken apart again.
+  replacer.addReplacement(
+      [&](SymbolRefAttr ref)
+          -> std::optional<std::pair<Attribute, WalkResult>> {
+        std::optional<SymbolRefAttr> replacement = redirect(ref);
+        return std::make_pair(replacement ? *replacement : ref,
+                              WalkResult::skip());
+      });
+  for (Operation &top : root->getRegion(0).front().getOperations()) {
+    if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(top))
+      continue;
+    top.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op->hasTrait<OpTrait::SymbolTable>())
+        return WalkResult::skip();
+      replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
+                                 /*replaceLocs=*/false,
+                                 /*replaceTypes=*/false);
+      return WalkResult::advance();
+    });
+  }
+}
+
 /// Points references to `linked`'s kernels that belong to part `record`
 /// (now the module `part`) back at it, under their original names.
 static void redirectToPart(Operation *root, StringAttr linked,
@@ -101,23 +128,18 @@ static void redirectToPart(Operation *root, StringAttr linked,
   llvm::DenseMap<StringAttr, StringAttr> original;
   for (NamedAttribute kernel : record.getAs<DictionaryAttr>("kernels"))
     original[cast<StringAttr>(kernel.getValue())] = kernel.getName();
-  AttrTypeReplacer replacer;
-  replacer.addReplacement([&](SymbolRefAttr ref) -> std::optional<Attribute> {
-    ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
-    if (ref.getRootReference() != linked || nested.empty())
-      return std::nullopt;
-    StringAttr name = original.lookup(nested.front().getAttr());
-    if (!name)
-      return std::nullopt;
-    SmallVector<FlatSymbolRefAttr> path(nested);
-    path.front() = FlatSymbolRefAttr::get(name);
-    return SymbolRefAttr::get(part.getNameAttr(), path);
-  });
-  for (Operation &op : root->getRegion(0).front().getOperations())
-    if (!isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
-      replacer.recursivelyReplaceElementsIn(&op, /*replaceAttrs=*/true,
-                                            /*replaceLocs=*/false,
-                                            /*replaceTypes=*/false);
+  redirectSymbolReferences(
+      root, [&](SymbolRefAttr ref) -> std::optional<SymbolRefAttr> {
+        ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
+        if (ref.getRootReference() != linked || nested.empty())
+          return std::nullopt;
+        StringAttr name = original.lookup(nested.front().getAttr());
+        if (!name)
+          return std::nullopt;
+        SmallVector<FlatSymbolRefAttr> path(nested);
+        path.front() = FlatSymbolRefAttr::get(name);
+        return SymbolRefAttr::get(part.getNameAttr(), path);
+      });
 }
 
 SmallVector<gpu::GPUModuleOp> mlir::xpu::unlinkModule(gpu::GPUModuleOp linked) {

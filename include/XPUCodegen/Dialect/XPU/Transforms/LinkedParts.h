@@ -18,6 +18,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::xpu {
@@ -33,6 +34,17 @@ Location getLinkedPartLoc(Operation *linked, size_t index);
 /// "'a', 'b', 'c'": the original modules of linked module `linked`, for
 /// messages about it.
 std::string getLinkedPartNames(Operation *linked);
+
+/// Rewrites the symbol references that resolve in `root`: those in the
+/// attributes of its ops outside gpu.modules, gpu.binary ops and nested
+/// symbol tables (whose references name their own symbols). Each reference
+/// is rewritten as a whole, by symbol identity: `redirect` gets it
+/// (`@add::@add` is kernel `add` of module `add`; its leaf is never taken
+/// for a reference of its own) and returns its replacement, or std::nullopt
+/// to keep it.
+void redirectSymbolReferences(
+    Operation *root,
+    function_ref<std::optional<SymbolRefAttr>(SymbolRefAttr)> redirect);
 
 /// Replaces the linked module `linked` (one with `xpu.linked`) by one
 /// gpu.module per part, in part order, where `linked` was: each is named
