@@ -1,59 +1,41 @@
-//===- WorkerPool.cpp - Pools of isolated worker processes
-//------------------===//
+//===- WorkerPool.cpp - Pools of isolated worker processes ----------------===//
 //
 // Part of the XPUCodegen project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Worker processes started on demand, handed to one job at a time, reaped
-// when idle, and shared per program, limits and compiler in a process.
+// Worker processes started in the background while jobs wait for them,
+// handed to one job at a time, reaped when idle, and shared per program,
+// limits and compiler in a process.
 //
 //===----------------------------------------------------------------------===//
 
 #include "WorkerProcess.h"
+#include "WorkerStartFailures.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
-#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Debug.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
-
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <poll.h>
-#include <spawn.h>
-#include <sys/resource.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-
-#define DEBUG_TYPE "xpu-worker"
-
-using namespace llvm;
-
-#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Threading.h"
 
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <pthread.h>
 #include <thread>
 #include <tuple>
 
+using namespace llvm;
+
 namespace mlir::xpu {
 
 using namespace detail;
 
 namespace {
-
-/// How long a failed start makes later starts fail at once.
-constexpr auto kStartupRetryDelay = std::chrono::seconds(10);
 
 class WorkerPoolImpl final : public WorkerPool {
 public:
@@ -72,12 +54,15 @@ public:
     {
       std::lock_guard<std::mutex> lock(mutex);
       stopping = true;
+      // A start in progress would hold this for the whole start-up limit.
+      for (WorkerProcess *worker : startingWorkers)
+        worker->cancel();
     }
+    available.notify_all();
     reaperWake.notify_all();
     if (reaper.joinable())
       reaper.join();
-    for (std::thread &starter : starters)
-      starter.join();
+    joinThreads(/*all=*/true);
     // Close every channel first so the workers exit in parallel.
     for (auto &worker : idle)
       worker->beginShutdown();
@@ -118,26 +103,18 @@ public:
   }
 
   bool prestart(std::optional<WorkerBackend> identityOf) override {
-    std::vector<std::thread> finished;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      size_t present = idle.size() + busy;
-      if (startersRunning || present >= maxWorkers || cancelled || stopping ||
-          !isOwner())
-        return false;
-      // The threads of an earlier prestart have all returned: join them
-      // (outside the lock) instead of keeping one per call.
-      finished = std::move(starters);
-      starters.clear();
-      size_t count = maxWorkers - present;
-      startersRunning = count;
-      for (size_t i = 0; i < count; ++i)
-        starters.emplace_back([this, identityOf, ask = i == 0] {
-          runStarter(ask ? identityOf : std::nullopt);
-        });
-    }
-    for (std::thread &thread : finished)
-      thread.join();
+    if (!isOwner())
+      return false;
+    joinThreads(/*all=*/false);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (idle.size() + busy + startsInFlight >= maxWorkers || cancelled ||
+        stopping || startFailures.isBlocked(Clock::now()))
+      return false;
+    launchStarts(maxWorkers);
+    if (identityOf)
+      startThread([this, backend = *identityOf] {
+        consumeError(getCompilerIdentity(backend).takeError());
+      });
     return true;
   }
 
@@ -156,7 +133,7 @@ public:
 
   unsigned getWorkersAlive() const override {
     std::lock_guard<std::mutex> lock(mutex);
-    return unsigned(idle.size() + running.size());
+    return unsigned(idle.size() + busy);
   }
 
   void growTo(unsigned workers) {
@@ -175,6 +152,8 @@ public:
       cancelled = true;
       for (WorkerProcess *worker : running)
         worker->cancel();
+      for (WorkerProcess *worker : startingWorkers)
+        worker->cancel();
       stopped = std::move(idle);
       idle.clear();
     }
@@ -186,103 +165,184 @@ public:
   bool isOwner() const { return ownerPid == ::getpid(); }
 
 private:
-  /// One prestart thread: the identity query first when asked (it starts a
-  /// worker unless the pool knows the answer), then a worker for nothing
-  /// (an idle one if there is, else a new one), left idle.
-  void runStarter(std::optional<WorkerBackend> identityOf) {
-    if (identityOf)
-      consumeError(getCompilerIdentity(*identityOf).takeError());
-    consumeError(withWorker<bool>([](WorkerProcess &) -> Expected<bool> {
-                   return true;
-                 }).takeError());
-    std::lock_guard<std::mutex> lock(mutex);
-    --startersRunning;
-  }
-
-  /// Runs `job` on an idle (or freshly spawned) worker, holding one of the
-  /// `maxWorkers` slots. A worker that died during the job is dropped.
+  /// Runs `job` on a worker of its own (acquireWorker) and gives the worker
+  /// back after.
   template <typename T>
   Expected<T> withWorker(function_ref<Expected<T>(WorkerProcess &)> job) {
     if (!isOwner())
       return makeError(formatv("this {1} pool belongs to process "
                                "{0}, not to this forked child",
                                ownerPid, describeProgram(program)));
-    std::unique_ptr<WorkerProcess> worker;
-    {
-      std::unique_lock<std::mutex> lock(mutex);
-      available.wait(lock, [&] { return cancelled || busy < maxWorkers; });
-      if (cancelled)
-        return makeError(describeProgram(program) +
-                         " pool is shut down (the process "
-                         "is exiting)");
-      ++busy;
-      if (!idle.empty()) {
-        worker = std::move(idle.back());
-        idle.pop_back();
-      }
-    }
-    WorkerProcess *current = nullptr;
-    // A worker that has served its share of jobs is stopped (outside the
-    // lock: it exits when its channel closes) instead of going idle.
-    std::unique_ptr<WorkerProcess> retired;
-    auto releaseSlot = make_scope_exit([&] {
-      std::lock_guard<std::mutex> lock(mutex);
-      running.erase(current);
-      if (worker && maxJobsPerWorker && worker->jobsRun >= maxJobsPerWorker) {
-        worker->beginShutdown();
-        retired = std::move(worker);
-      }
-      if (worker && worker->isAlive() && !cancelled) {
-        worker->idleSince = Clock::now();
-        idle.push_back(std::move(worker));
-        startReaper();
-        reaperWake.notify_all();
-      }
-      --busy;
-      available.notify_one();
-    });
-    // A worker that died while idle (killed from outside) is replaced
-    // rather than failing the job.
-    if (worker && !worker->checkIdle())
-      worker.reset();
-    if (!worker) {
-      Expected<std::unique_ptr<WorkerProcess>> spawned = spawnWorker();
-      if (!spawned)
-        return spawned.takeError();
-      worker = std::move(*spawned);
-    }
+    joinThreads(/*all=*/false);
+    Expected<std::unique_ptr<WorkerProcess>> acquired = acquireWorker();
+    if (!acquired)
+      return acquired.takeError();
+    std::unique_ptr<WorkerProcess> worker = std::move(*acquired);
     {
       std::lock_guard<std::mutex> lock(mutex);
-      current = worker.get();
-      running.insert(current);
+      running.insert(worker.get());
       if (cancelled)
         worker->cancel();
     }
+    auto release = make_scope_exit([&] { releaseWorker(std::move(worker)); });
     ++worker->jobsRun;
+    // The job's time limit starts now, on this worker: never while it
+    // waited for one.
     return job(*worker);
   }
 
-  /// Starts a worker, unless one failed to start moments ago: then that
-  /// error again, at once (a worker that never says hello would otherwise
-  /// cost the whole start-up limit per module).
-  Expected<std::unique_ptr<WorkerProcess>> spawnWorker() {
+  /// Takes a worker for a job: an idle one, else the first one that a start
+  /// in the background brings up. Starts are launched while waiting jobs
+  /// outnumber the starts in flight and the pool has room, so a job never
+  /// waits for one particular start (a stalled one holds only its slot) and
+  /// a failed start is replaced. A job fails only when the pool shuts down,
+  /// or when starts are blocked (WorkerStartFailures) and no worker is left
+  /// to wait for.
+  Expected<std::unique_ptr<WorkerProcess>> acquireWorker() {
+    std::unique_lock<std::mutex> lock(mutex);
+    ++waiting;
+    auto leave = make_scope_exit([&] { --waiting; }); // Under the lock.
+    for (;;) {
+      if (cancelled || stopping)
+        return makeError(describeProgram(program) +
+                         " pool is shut down (the process is exiting)");
+      if (!idle.empty()) {
+        std::unique_ptr<WorkerProcess> worker = std::move(idle.back());
+        idle.pop_back();
+        ++busy;
+        lock.unlock();
+        // One that died while idle (killed from outside) is replaced
+        // rather than failing the job.
+        bool alive = worker->checkIdle();
+        if (!alive)
+          worker.reset();
+        lock.lock();
+        if (alive)
+          return std::move(worker);
+        --busy;
+        continue;
+      }
+      if (!startFailures.isBlocked(Clock::now())) {
+        launchStarts(waiting);
+        available.wait(lock);
+        continue;
+      }
+      if (busy == 0 && startsInFlight == 0)
+        return makeError(startFailures.describe());
+      available.wait_until(lock, startFailures.getBlockedUntil());
+    }
+  }
+
+  /// Gives a job's worker back (idle for the next job), or stops it when
+  /// it died, the pool shuts down or it has served its share of jobs.
+  void releaseWorker(std::unique_ptr<WorkerProcess> worker) {
+    std::unique_ptr<WorkerProcess> stopped; // Waited for outside the lock.
+    std::lock_guard<std::mutex> lock(mutex);
+    running.erase(worker.get());
+    --busy;
+    bool retire = maxJobsPerWorker && worker->jobsRun >= maxJobsPerWorker;
+    if (worker->isAlive() && !retire && !cancelled && !stopping) {
+      worker->idleSince = Clock::now();
+      idle.push_back(std::move(worker));
+      startReaper();
+      reaperWake.notify_all();
+    } else {
+      worker->beginShutdown();
+      stopped = std::move(worker);
+    }
+    available.notify_all();
+  }
+
+  /// Launches starts in the background (under the lock) until `wanted`
+  /// are in flight or the pool is full.
+  void launchStarts(size_t wanted) {
+    while (startsInFlight < wanted &&
+           idle.size() + busy + startsInFlight < maxWorkers) {
+      ++startsInFlight;
+      startThread([this, retry = startFailures.isRetry()] { runStart(retry); });
+    }
+  }
+
+  /// One start in the background: the new worker goes idle for whichever
+  /// job comes first, or the failure is recorded (and the start replaced by
+  /// the next job that waits).
+  void runStart(bool retry) {
+    Expected<std::unique_ptr<WorkerProcess>> worker = startWorker();
+    std::unique_ptr<WorkerProcess> unwanted; // Waited for outside the lock.
+    std::lock_guard<std::mutex> lock(mutex);
+    --startsInFlight;
+    if (!worker) {
+      startFailures.recordFailure(toString(worker.takeError()), retry);
+    } else if (cancelled || stopping) {
+      ++started;
+      unwanted = std::move(*worker);
+      unwanted->beginShutdown();
+    } else {
+      ++started;
+      startFailures.recordSuccess();
+      (*worker)->idleSince = Clock::now();
+      idle.push_back(std::move(*worker));
+      startReaper();
+      reaperWake.notify_all();
+    }
+    available.notify_all();
+  }
+
+  /// Launches a worker and waits for its hello; cancel() and the pool's
+  /// destructor kill it meanwhile.
+  Expected<std::unique_ptr<WorkerProcess>> startWorker() {
+    Expected<std::unique_ptr<WorkerProcess>> worker =
+        WorkerProcess::launch(path, limits, program, compiler);
+    if (!worker)
+      return worker.takeError();
+    WorkerProcess *process = worker->get();
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (startFailure && Clock::now() < startFailure->second)
-        return makeError(startFailure->first +
-                         " (not retried for a few seconds)");
+      startingWorkers.insert(process);
+      if (cancelled || stopping)
+        process->cancel();
     }
-    Expected<std::unique_ptr<WorkerProcess>> spawned =
-        WorkerProcess::spawn(path, limits, startupMs, program, compiler);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!spawned) {
-      std::string message = toString(spawned.takeError());
-      startFailure.emplace(message, Clock::now() + kStartupRetryDelay);
-      return makeError(message);
+    Error error = process->awaitHello(startupMs);
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      startingWorkers.erase(process);
     }
-    startFailure.reset();
-    ++started;
-    return spawned;
+    if (error)
+      return std::move(error);
+    return worker;
+  }
+
+  /// Runs `body` on a thread of the pool's (call under the lock);
+  /// joinThreads() joins it once it has returned.
+  void startThread(std::function<void()> body) {
+    unsigned id = nextThreadId++;
+    threads.emplace(id, std::thread([this, id, body = std::move(body)] {
+                      body();
+                      std::lock_guard<std::mutex> lock(mutex);
+                      finishedThreads.push_back(id);
+                    }));
+  }
+
+  /// Joins the pool's threads that have returned, or all of them.
+  void joinThreads(bool all) {
+    std::vector<std::thread> done;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (all) {
+        for (auto &entry : threads)
+          done.push_back(std::move(entry.second));
+        threads.clear();
+      } else {
+        for (unsigned id : finishedThreads) {
+          auto it = threads.find(id);
+          done.push_back(std::move(it->second));
+          threads.erase(it);
+        }
+      }
+      finishedThreads.clear();
+    }
+    for (std::thread &thread : done)
+      thread.join();
   }
 
   /// Starts the thread that stops idle workers (once, under the mutex).
@@ -326,25 +386,29 @@ private:
   }
 
   mutable std::mutex mutex;
+  /// Signalled whenever a worker goes idle or away, a start ends, or the
+  /// pool grows or shuts down: what waiting jobs wait for.
   std::condition_variable available;
   std::condition_variable reaperWake;
   unsigned maxWorkers;
-  unsigned busy = 0;
+  /// Workers held by jobs, jobs waiting for one, starts not yet finished.
+  size_t busy = 0, waiting = 0, startsInFlight = 0;
   bool cancelled = false;
   bool stopping = false;
   std::vector<std::unique_ptr<WorkerProcess>> idle;
-  /// Workers running a job (owned by the job's thread), for cancel().
-  llvm::SmallPtrSet<WorkerProcess *, 8> running;
+  /// Workers running a job (owned by the job's thread) and workers being
+  /// started (owned by their start's thread), for cancel().
+  llvm::SmallPtrSet<WorkerProcess *, 8> running, startingWorkers;
+  WorkerStartFailures startFailures;
   std::optional<std::string> identities[kNumWorkerBackends];
   std::vector<std::string> identityFiles[kNumWorkerBackends];
   std::mutex identityQueries[kNumWorkerBackends];
-  /// The threads of the last prestart() (joined by the next one or when the
-  /// pool goes; shared pools never go), and how many have not returned.
-  std::vector<std::thread> starters;
-  size_t startersRunning = 0;
+  /// The pool's threads (starts, prestart's identity query) by id, and the
+  /// ids of those that have returned, to be joined.
+  std::map<unsigned, std::thread> threads;
+  std::vector<unsigned> finishedThreads;
+  unsigned nextThreadId = 0;
   std::atomic<unsigned> started{0};
-  /// The last start-up failure and until when it is repeated.
-  std::optional<std::pair<std::string, Clock::time_point>> startFailure;
   std::thread reaper;
   const pid_t ownerPid = ::getpid();
   const WorkerLimits limits;
@@ -435,6 +499,16 @@ struct SharedPools {
       pools;
 };
 
+/// The start-up limit of the shared pools: $XPU_CODEGEN_WORKER_STARTUP_MS
+/// (0: none), else kDefaultStartupMs.
+uint64_t getSharedStartupMs() {
+  uint64_t value;
+  if (const char *env = std::getenv("XPU_CODEGEN_WORKER_STARTUP_MS");
+      env && !StringRef(env).getAsInteger(10, value) && value <= kMaxTimeoutMs)
+    return value;
+  return kDefaultStartupMs;
+}
+
 SharedPools *sharedPools = nullptr;
 std::once_flag sharedPoolsOnce;
 
@@ -475,7 +549,7 @@ Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
   std::unique_ptr<WorkerPoolImpl> &pool = shared.pools[key];
   if (!pool) {
     Expected<std::unique_ptr<WorkerPool>> created =
-        create(maxWorkers, limits, "", /*idleMs=*/{}, kDefaultStartupMs,
+        create(maxWorkers, limits, "", /*idleMs=*/{}, getSharedStartupMs(),
                program, maxJobsPerWorker, root);
     if (!created) {
       // No empty slot left behind: cancelShared() visits every entry.

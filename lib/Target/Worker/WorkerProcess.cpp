@@ -234,8 +234,13 @@ int spawnWithPipes(std::vector<std::string> command,
   sigdelset(&allSignals, SIGSTOP);
   posix_spawnattr_setsigmask(&attr, &noSignals);
   posix_spawnattr_setsigdefault(&attr, &allSignals);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+  // A process group of its own: whatever the compiler forks is killed with
+  // the worker (killGroup), and a stopped worker left behind by a dead host
+  // is an orphaned group, which the kernel hangs up.
+  posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+                                      POSIX_SPAWN_SETSIGDEF |
+                                      POSIX_SPAWN_SETPGROUP);
   SmallVector<char *> argv = toExecVector(command);
   SmallVector<char *> envp = toExecVector(env);
   return ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(),
@@ -244,9 +249,9 @@ int spawnWithPipes(std::vector<std::string> command,
 } // namespace
 
 Expected<std::unique_ptr<WorkerProcess>>
-WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
-                     uint64_t startupMs, WorkerProgram program,
-                     const CompilerInstallation &compiler) {
+WorkerProcess::launch(const std::string &path, const WorkerLimits &limits,
+                      WorkerProgram program,
+                      const CompilerInstallation &compiler) {
   std::string what = describeProgram(program).str();
   Expected<std::string> workDir = makeWorkDir(program);
   if (!workDir)
@@ -274,12 +279,9 @@ WorkerProcess::spawn(const std::string &path, const WorkerLimits &limits,
   for (int fd : {pipes->hostEnd.get(), pipes->errRead.get()})
     ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
   removeDir.release(); // The worker owns it now.
-  std::unique_ptr<WorkerProcess> worker(
+  return std::unique_ptr<WorkerProcess>(
       new WorkerProcess(pid, std::move(pipes->hostEnd),
                         std::move(pipes->errRead), limits, *workDir, program));
-  if (Error error = worker->awaitHello(startupMs))
-    return std::move(error);
-  return std::move(worker);
 }
 
 Error WorkerProcess::awaitHello(uint64_t startupMs) {
@@ -306,9 +308,8 @@ std::optional<int> WorkerProcess::reap(Clock::duration grace) {
   struct rusage usage = {};
   scope_exit recordUsage([&] { peakRssKiB = usage.ru_maxrss; });
   for (;;) {
-    pid_t r = ::wait4(pid, &status, WNOHANG, &usage);
-    if (r == pid)
-      break;
+    siginfo_t info = {};
+    int r = ::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT);
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0) { // ECHILD: someone else reaped it (SIGCHLD ignored).
@@ -316,13 +317,17 @@ std::optional<int> WorkerProcess::reap(Clock::duration grace) {
       cleanUpAfterExit();
       return std::nullopt;
     }
-    if (Clock::now() >= giveUp) {
-      ::kill(pid, SIGKILL);
-      while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
-      }
-      break;
+    bool exited = info.si_pid == pid;
+    if (!exited && Clock::now() < giveUp) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    // Exited but not reaped yet, its pid still names its group: whatever
+    // the compiler forked goes with it.
+    killGroup();
+    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    break;
   }
   pid = -1;
   cleanUpAfterExit();
@@ -399,10 +404,19 @@ Error WorkerProcess::diedError(bool startup) {
 
 Error WorkerProcess::killWith(const Twine &message) {
   if (pid > 0 && isOwner()) {
-    ::kill(pid, SIGKILL);
+    killGroup();
     reap(kShutdownGrace);
   }
   return makeError(message);
+}
+
+void WorkerProcess::killGroup() const {
+  if (pid <= 0 || !isOwner())
+    return;
+  // The worker leads its group; the second kill covers a worker that left
+  // it (setsid).
+  ::kill(-pid, SIGKILL);
+  ::kill(pid, SIGKILL);
 }
 
 void WorkerProcess::finishShutdown() {
@@ -413,21 +427,16 @@ void WorkerProcess::finishShutdown() {
 bool WorkerProcess::checkIdle() {
   if (pid <= 0 || !isOwner())
     return false;
-  int status;
-  pid_t r = ::waitpid(pid, &status, WNOHANG);
-  if (r == 0) {
+  siginfo_t info = {};
+  if (::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+      info.si_pid == 0) {
     struct pollfd fd = {channel.get(), POLLIN, 0};
     if (decoder.pendingBytes() == 0 && ::poll(&fd, 1, 0) == 0)
       return true;
     consumeError(killWith(what + " spoke while idle"));
     return false;
   }
-  if (r == pid) {
-    pid = -1;
-    cleanUpAfterExit();
-  } else {
-    reap(Clock::duration::zero());
-  }
+  reap(Clock::duration::zero()); // With whatever it left in its group.
   return false;
 }
 

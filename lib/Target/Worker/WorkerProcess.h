@@ -92,9 +92,14 @@ private:
 /// worker to one job at a time.
 class WorkerProcess {
 public:
+  /// Starts the process; it is not ready before awaitHello() succeeded.
   static llvm::Expected<std::unique_ptr<WorkerProcess>>
-  spawn(const std::string &path, const WorkerLimits &limits, uint64_t startupMs,
-        WorkerProgram program, const CompilerInstallation &compiler);
+  launch(const std::string &path, const WorkerLimits &limits,
+         WorkerProgram program, const CompilerInstallation &compiler);
+
+  /// Waits for the worker's hello; a worker that sends anything else, or
+  /// nothing in time, is killed and the error says so.
+  llvm::Error awaitHello(uint64_t startupMs);
 
   ~WorkerProcess() {
     // In a forked child the process, its channel and its directory are the
@@ -107,12 +112,9 @@ public:
 
   /// Closes the channel; an idle worker then exits on its own.
   void beginShutdown() { channel.reset(); }
-  /// Kills the process now (from another thread: the owner of the job
-  /// then sees it die).
-  void cancel() const {
-    if (isOwner() && pid > 0)
-      ::kill(pid, SIGKILL);
-  }
+  /// Kills the process and whatever it forked now (from another thread:
+  /// the owner of the job or start then sees it die).
+  void cancel() const { killGroup(); }
   /// True in the process that started this worker (not a forked child).
   bool isOwner() const { return ownerPid == ::getpid(); }
 
@@ -149,9 +151,8 @@ private:
            std::optional<Clock::time_point> deadline, uint64_t limitMs,
            bool startup);
 
-  /// Waits for the worker's hello; a worker that sends anything else, or
-  /// nothing in time, is killed and the error says so.
-  llvm::Error awaitHello(uint64_t startupMs);
+  /// SIGKILL to the worker's process group (it leads one of its own).
+  void killGroup() const;
   /// Error for a worker that died on its own; reaps it.
   llvm::Error diedError(bool startup);
   /// Kills, reaps and returns an error with `message`.

@@ -169,13 +169,17 @@ int enterWorkDir(StringRef givenWorkDir, StringRef name) {
 
 /// The host may die while a job runs (and with it the time limit it
 /// enforces): a hang-up on the channel ends this process at once instead of
-/// letting a runaway job outlive its host.
+/// letting a runaway job outlive its host, and with it whatever the
+/// compiler forked (the host made this process the leader of its own
+/// process group; a worker started otherwise kills only itself).
 void exitWhenHostHangsUp(int in) {
   std::thread([in] {
     struct pollfd fd = {in, POLLRDHUP, 0};
     while (::poll(&fd, 1, -1) < 0 && errno == EINTR) {
     }
     removeWorkDir();
+    if (::getpgrp() == ::getpid())
+      ::kill(0, SIGKILL);
     ::_exit(0);
   }).detach();
 }
@@ -249,6 +253,8 @@ int runWorkerServer(int argc, char **argv, StringRef name,
   if (int rc = enterWorkDir(args->workDir, name))
     return rc;
 
+  // Also while the compiler loads: a host gone by then wants no worker.
+  exitWhenHostHangsUp(in);
   service.setUp(args->memoryMiB);
 
   proto::HelloMessage hello;
@@ -260,7 +266,6 @@ int runWorkerServer(int argc, char **argv, StringRef name,
     consumeError(std::move(err));
     return 0; // The host went away.
   }
-  exitWhenHostHangsUp(in);
   return serveUntilClosed(in, out, service);
 }
 
