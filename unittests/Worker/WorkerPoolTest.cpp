@@ -371,21 +371,6 @@ TEST(WorkerPoolDiscovery, BrokenWorkerIsAStartupError) {
 // Misbehaving workers (test/Inputs/Worker/fake-worker.py speaks the protocol)
 //===----------------------------------------------------------------------===//
 
-/// Sets an environment variable for the scope (workers inherit it).
-struct ScopedEnv {
-  ScopedEnv(const char *name, const std::string &value) : name(name) {
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() { ::unsetenv(name); }
-  const char *name;
-};
-
-std::string fakeWorker() {
-  SmallString<256> path(XPU_WORKER_TEST_INPUTS);
-  sys::path::append(path, "fake-worker.py");
-  return path.str().str();
-}
-
 Expected<std::unique_ptr<WorkerPool>> fakePool(uint64_t startupMs = 60000) {
   return WorkerPool::create(1, WorkerLimits{}, fakeWorker(),
                             /*idleMs=*/uint64_t(0), startupMs);
@@ -436,7 +421,7 @@ TEST(WorkerPoolHostile, NaNCompileTimeIsAnError) {
 }
 
 // A worker that never says hello cost the whole start-up limit per module,
-// serially: now one start-up, then the same error at once.
+// serially: now one start-up and its retry, then the same error at once.
 TEST(WorkerPoolHostile, SilentWorkerCostsOneStartup) {
   ScopedEnv mode("XPU_FAKE_WORKER", "silent");
   Expected<std::unique_ptr<WorkerPool>> pool = fakePool(/*startupMs=*/1000);
@@ -448,7 +433,7 @@ TEST(WorkerPoolHostile, SilentWorkerCostsOneStartup) {
               std::string::npos)
         << errorText(response);
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(4));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(6));
   EXPECT_EQ((*pool)->getWorkersStarted(), 0u);
 }
 
@@ -465,9 +450,14 @@ TEST(WorkerPoolHostile, EarlyDeathLeavesNoDirectory) {
       << errorText(response);
   ErrorOr<std::unique_ptr<MemoryBuffer>> dirs = MemoryBuffer::getFile(log);
   ASSERT_TRUE(bool(dirs));
-  StringRef dir = (*dirs)->getBuffer().trim();
-  EXPECT_TRUE(dir.contains("xpu-compile-worker-")) << dir.str();
-  EXPECT_FALSE(sys::fs::exists(dir)) << dir.str();
+  // One line per start: the start and its retry.
+  SmallVector<StringRef> lines;
+  (*dirs)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  EXPECT_FALSE(lines.empty());
+  for (StringRef dir : lines) {
+    EXPECT_TRUE(dir.contains("xpu-compile-worker-")) << dir.str();
+    EXPECT_FALSE(sys::fs::exists(dir)) << dir.str();
+  }
   (void)sys::fs::remove(log);
 }
 

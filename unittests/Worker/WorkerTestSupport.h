@@ -43,6 +43,27 @@ inline std::vector<char> readInput(llvm::StringRef name) {
   return std::vector<char>((*file)->getBufferStart(), (*file)->getBufferEnd());
 }
 
+/// The path of `name` in test/Inputs/Worker.
+inline std::string workerInput(llvm::StringRef name) {
+  llvm::SmallString<256> path(XPU_WORKER_TEST_INPUTS);
+  llvm::sys::path::append(path, name);
+  return path.str().str();
+}
+
+/// test/Inputs/Worker/fake-worker.py, a worker that misbehaves on purpose.
+inline std::string fakeWorker() { return workerInput("fake-worker.py"); }
+
+/// Sets an environment variable for the scope (workers inherit it).
+struct ScopedEnv {
+  ScopedEnv(const char *name, const std::string &value) : name(name) {
+    ::setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() { ::unsetenv(name); }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+  const char *name;
+};
+
 inline WorkerRequest request(llvm::StringRef input, std::string options = "") {
   WorkerRequest req;
   req.device = "pvc";

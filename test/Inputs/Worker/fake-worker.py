@@ -13,6 +13,7 @@ $XPU_FAKE_WORKER says:
   nan          reports a NaN compile time
   grf999       the zebin's grf_count becomes 999
   simd3        the zebin's simd_size becomes 3
+  hang         never answers a compile request
 
 $XPU_FAKE_WORKER_LOG, if set, gets one line per start: the --work-dir.
 """
@@ -75,6 +76,8 @@ def main():
         if kind == IDENTITY:
             send(IDENTITY_RESPONSE, blob(b"fake-worker 1"), request_id)
             continue
+        if mode == "hang":
+            time.sleep(3600)
         _, offset = 1, 1  # backend
         _, offset = take_blob(payload, offset)  # device
         options, offset = take_blob(payload, offset)

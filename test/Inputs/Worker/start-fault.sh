@@ -1,0 +1,23 @@
+#!/bin/sh
+# A worker wrapper for tests of start faults (XPUWorkerTests, lit). Each start
+# takes the next number in $XPU_START_COUNT_DIR (atomically, with mkdir) and
+# writes its pid there; then, by $XPU_START_FAULT:
+#   die         start number $XPU_START_FAULT_AT is SIGKILLed before hello
+#   stop        start number $XPU_START_FAULT_AT stops itself (SIGSTOP)
+#   always-die  every start is SIGKILLed
+# Every other start runs $XPU_START_WORKER. With $XPU_START_CHILD_PIDS set,
+# each start first forks a sleeping child (as a compiler library that forks
+# would) and appends its pid to that file.
+i=1
+while ! mkdir "$XPU_START_COUNT_DIR/$i" 2>/dev/null; do i=$((i + 1)); done
+echo $$ > "$XPU_START_COUNT_DIR/$i/pid"
+if [ -n "$XPU_START_CHILD_PIDS" ]; then
+  sleep 600 < /dev/null > /dev/null 2>&1 &
+  echo $! >> "$XPU_START_CHILD_PIDS"
+fi
+case "$XPU_START_FAULT" in
+  always-die) kill -9 $$ ;;
+  die) [ "$i" = "$XPU_START_FAULT_AT" ] && kill -9 $$ ;;
+  stop) [ "$i" = "$XPU_START_FAULT_AT" ] && kill -STOP $$ ;;
+esac
+exec "$XPU_START_WORKER" "$@"
