@@ -167,20 +167,26 @@ int enterWorkDir(StringRef givenWorkDir, StringRef name) {
   return 0;
 }
 
+/// Ends this process once the host has gone or closed the channel, and
+/// with it whatever the compiler forked: the host made this process the
+/// leader of its own process group (a worker started otherwise leaves its
+/// group alone). The host cannot do it when it died.
+[[noreturn]] void exitWithProcessGroup() {
+  removeWorkDir();
+  if (::getpgrp() == ::getpid())
+    ::kill(0, SIGKILL);
+  ::_exit(0);
+}
+
 /// The host may die while a job runs (and with it the time limit it
 /// enforces): a hang-up on the channel ends this process at once instead of
-/// letting a runaway job outlive its host, and with it whatever the
-/// compiler forked (the host made this process the leader of its own
-/// process group; a worker started otherwise kills only itself).
+/// letting a runaway job outlive its host.
 void exitWhenHostHangsUp(int in) {
   std::thread([in] {
     struct pollfd fd = {in, POLLRDHUP, 0};
     while (::poll(&fd, 1, -1) < 0 && errno == EINTR) {
     }
-    removeWorkDir();
-    if (::getpgrp() == ::getpid())
-      ::kill(0, SIGKILL);
-    ::_exit(0);
+    exitWithProcessGroup();
   }).detach();
 }
 
@@ -264,9 +270,11 @@ int runWorkerServer(int argc, char **argv, StringRef name,
           proto::writeAll(out, proto::encodeFrame(proto::MessageKind::Hello,
                                                   proto::encodeHello(hello)))) {
     consumeError(std::move(err));
-    return 0; // The host went away.
+    exitWithProcessGroup(); // The host went away.
   }
-  return serveUntilClosed(in, out, service);
+  if (int rc = serveUntilClosed(in, out, service))
+    return rc;
+  exitWithProcessGroup();
 }
 
 } // namespace mlir::xpu::worker

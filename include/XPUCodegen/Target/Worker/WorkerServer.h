@@ -42,7 +42,9 @@ public:
 };
 
 /// Runs the program `name` (for messages) over the channel on its standard
-/// input/output until the host closes it; returns the exit status.
+/// input/output until the host closes it or goes away, then exits with the
+/// process group it leads (whatever the compiler forked); returns the exit
+/// status of a worker that cannot serve.
 /// Arguments: [--memory-mib=N] [--work-dir=DIR] (WorkerPool passes both).
 int runWorkerServer(int argc, char **argv, llvm::StringRef name,
                     WorkerService &service);
