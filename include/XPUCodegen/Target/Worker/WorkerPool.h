@@ -8,8 +8,10 @@
 // stray files from the current directory and can use gigabytes. It therefore
 // never runs in the host process: a pool of persistent worker processes
 // (xpu-compile-worker), each with the compiler loaded once, a private empty
-// working directory and memory/time limits, takes jobs over pipes. A worker
-// that dies or overruns becomes an error for that job and is respawned.
+// working directory, a process group of its own and memory/time limits,
+// takes jobs over pipes. A worker that dies or overruns becomes an error for
+// that job and is respawned; one that dies or stalls before it is up is
+// replaced and costs no job.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,9 +97,11 @@ struct WorkerLimits {
 };
 
 /// How long a worker may take to start (load and warm the compiler) and
-/// say hello. A worker that fails to start makes the pool fail further
-/// starts at once, with the same error, for the next few seconds: a broken
-/// worker costs one start-up, not one per module.
+/// say hello ($XPU_CODEGEN_WORKER_STARTUP_MS overrides it for the shared
+/// pools; 0: no limit). A start that fails is replaced by a retry; when a
+/// retry fails too, the pool starts nothing for a few seconds and fails the
+/// jobs no live worker can take at once, with the error: a broken worker
+/// costs two start-ups, not one per module.
 constexpr uint64_t kDefaultStartupMs = 60000;
 
 /// An idle worker (with ~150 MB of compiler loaded) exits after this long
@@ -113,9 +117,11 @@ constexpr uint64_t kMaxTimeoutMs = uint64_t(1) << 40;
 llvm::Error checkWorkerLimits(const WorkerLimits &limits);
 
 /// A pool of persistent worker processes. Thread-safe: any number of threads
-/// may call run() concurrently; at most `maxWorkers` jobs run at once. Workers
-/// start on demand and inherit the environment at that moment (e.g.
-/// XPU_CODEGEN_OCLOC_LIBRARY, the libocloc to load; IGC_* variables).
+/// may call run() concurrently; at most `maxWorkers` workers run or start at
+/// once. Workers start in the background while jobs wait for them, each job
+/// taking whichever worker is up first, and inherit the environment at that
+/// moment (e.g. XPU_CODEGEN_OCLOC_LIBRARY, the libocloc to load; IGC_*
+/// variables).
 /// Destroying the pool stops its idle workers; no run() may be in flight.
 ///
 /// A pool belongs to the process that created it: after fork(), the child
@@ -160,10 +166,12 @@ public:
   virtual ~WorkerPool();
 
   /// Runs one job on an idle worker, blocking until it finishes. A worker
-  /// that exits, crashes, exceeds its memory or time limit yields an error
-  /// that names the cause (e.g. "compiler worker killed by signal 6
-  /// (Aborted)", "compiler worker exceeded the 300000 ms time limit"); the
-  /// worker is replaced and later jobs are unaffected.
+  /// that exits, crashes, exceeds its memory or time limit (counted from
+  /// the job's start on it) yields an error that names the cause (e.g.
+  /// "compiler worker killed by signal 6 (Aborted)", "compiler worker
+  /// exceeded the 300000 ms time limit"); the worker is replaced and later
+  /// jobs are unaffected. A start failure is an error only when starts are
+  /// blocked (see kDefaultStartupMs) and no live worker is left to wait for.
   virtual llvm::Expected<WorkerResponse> run(const WorkerRequest &request) = 0;
 
   /// Identity of the compiler behind `backend` (library versions), for cache
@@ -176,11 +184,11 @@ public:
   getCompilerIdentity(WorkerBackend backend) = 0;
 
   /// Starts workers in the background, up to the pool's size, so that the
-  /// first jobs find them running; the first also answers `identityOf`'s
-  /// identity query when given. Returns at once, whether it started any
-  /// (none while the pool is full or an earlier prestart is still starting
-  /// its workers). A worker that fails to start is the first job's error,
-  /// as without it.
+  /// first jobs find them running; one also answers `identityOf`'s identity
+  /// query when given. Returns at once, whether it started any (none while
+  /// the pool is full, counting starts in flight, or starts are blocked). A
+  /// worker that fails to start is replaced when a job needs one, as
+  /// without it.
   virtual bool prestart(std::optional<WorkerBackend> identityOf) = 0;
 
   /// The files mapped into the worker that answered the identity query of
