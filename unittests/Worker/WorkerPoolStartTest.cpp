@@ -137,9 +137,9 @@ TEST(WorkerPoolStarts, StalledStartLeavesTheJobsToTheOtherWorker) {
 TEST(WorkerPoolStarts, StalledStartWithOneWorkerIsRetried) {
   StartFaults faults("stop", 1);
   WorkerLimits limits;
-  limits.timeoutMs = 1000;
+  limits.timeoutMs = 2000;
   Expected<std::unique_ptr<WorkerPool>> pool =
-      faultyPool(1, /*startupMs=*/1500, /*maxJobsPerWorker=*/0, limits);
+      faultyPool(1, /*startupMs=*/4000, /*maxJobsPerWorker=*/0, limits);
   ASSERT_OK(pool);
   std::vector<std::string> failures = runJobs(**pool, 3, 1);
   EXPECT_EQ(join(failures, "\n"), "");
