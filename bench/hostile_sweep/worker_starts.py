@@ -14,7 +14,8 @@ sleeping child, as a compiler library that forks would (item 9). Per module:
           error), or a forked child outlived the host (the whole run)
   crashed / hung  xpu-opt died of a signal / did not finish in 120 s
 
-Usage: worker_starts.py BUILD_DIR [RUNS] [--seed S]
+Usage: worker_starts.py BUILD_DIR [RUNS] [--seed S] [--no-children]
+(--no-children: no forked children, to see the start faults alone.)
 """
 
 import json
@@ -34,6 +35,7 @@ WRAPPER = REPO / "test" / "Inputs" / "Worker" / "start-fault.sh"
 BATCH = (REPO / "test" / "Transforms" / "NativeCodegen" / "WorkerStarts" /
          "Inputs" / "batch4.mlir")
 MODULES = 4
+FORK_CHILDREN = True
 
 
 def running(pid):
@@ -71,8 +73,9 @@ def one_run(build, fault, at, jobs, folder):
         "XPU_START_FAULT": fault,
         "XPU_START_FAULT_AT": str(at),
         "XPU_START_COUNT_DIR": str(folder / "starts"),
-        "XPU_START_CHILD_PIDS": str(folder / "children"),
     })
+    if FORK_CHILDREN:
+        env["XPU_START_CHILD_PIDS"] = str(folder / "children")
     if jobs == 1:
         # No other worker can take the jobs: keep the stalled start's wait
         # short (with more workers the default 60 s limit is never waited).
@@ -137,5 +140,6 @@ if __name__ == "__main__":
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 12
     seed = int(sys.argv[sys.argv.index("--seed") + 1]) \
         if "--seed" in sys.argv else 26
+    FORK_CHILDREN = "--no-children" not in sys.argv
     with tempfile.TemporaryDirectory(prefix="xpu-worker-starts-") as tmp:
         print(LABEL, sweep(build, runs, random.Random(seed), Path(tmp)))
