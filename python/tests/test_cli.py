@@ -2,6 +2,10 @@
 
 import io
 import json
+import re
+from types import SimpleNamespace
+
+import pytest
 
 from conftest import ELF_MAGIC, EXAMPLES, INPUTS, run_cli
 
@@ -194,3 +198,54 @@ def test_compile_no_link_writes_one_zebin_per_module(tmp_path):
     assert kernels[False]["a"] == ["acc4", "acc4_c"]
     assert kernels[True]["a"] == ["acc4"]
     assert kernels[True]["c"] == ["acc4"]
+
+
+def test_batch_output_names_never_collide(tmp_path):
+    # d1/x and d2/x got x.zebin and x-2.zebin, and a module really named
+    # x-2 overwrote the second one (exit status 0).
+    for path, kernel in (("d1/x.spv", "nospill"), ("d2/x.spv",
+                         "spill_small_only"), ("x-2.spv", "private_array")):
+        (tmp_path / path).parent.mkdir(exist_ok=True)
+        (tmp_path / path).write_bytes((INPUTS / f"{kernel}.spv").read_bytes())
+    out = tmp_path / "out"
+    result = run_cli("compile", "d1/x.spv", "d2/x.spv", "x-2.spv", "-o", out,
+                     "--cache-dir", "none", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    kernels = {p.name: [k.name for k in xpu_codegen.read_zebin(p).kernels]
+               for p in out.iterdir()}
+    assert kernels == {"x.zebin": ["nospill"],
+                       "x-3.zebin": ["spill_small_only"],
+                       "x-2.zebin": ["private_array"]}
+    assert sorted(re.findall(r"wrote (\S+)", result.stdout)) == [
+        str(out / name) for name in ("x-2.zebin", "x-3.zebin", "x.zebin")]
+
+
+def test_output_names_differ_in_more_than_case_and_sanitizing(tmp_path):
+    # Names that collide on a case-insensitive file system or only once
+    # sanitized; identical inputs (deduplicated) still get their own file.
+    names = ["k.spv", "K.spv", "k-2.spv", "a b.spv", "a_b.spv", "a?b.spv"]
+    for name in names:
+        (tmp_path / name).write_bytes((INPUTS / "nospill.spv").read_bytes())
+    result = run_cli("compile", *names, "-o", "out", "--cache-dir", "none",
+                     "-q", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted([
+        "k.zebin", "K-3.zebin", "k-2.zebin", "a_b.zebin", "a_b-2.zebin",
+        "a_b-3.zebin"])
+    modules = [SimpleNamespace(name=n) for n in
+               ("x", "X", "x-2", "x", "", "module", "a/b", "a_b")]
+    assert _cli._file_names(modules) == [
+        "x.zebin", "X-3.zebin", "x-2.zebin", "x-4.zebin", "module.zebin",
+        "module-2.zebin", "a_b.zebin", "a_b-2.zebin"]
+
+
+def test_empty_report_or_output_path_is_a_usage_error(tmp_path):
+    # --report "" was silently skipped with exit status 0.
+    for option in ("--report", "-o"):
+        result = run_cli("compile", INPUTS / "nospill.spv", option, "",
+                         "--cache-dir", "none", cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert "needs a path, got an empty one" in result.stderr
+        assert list(tmp_path.iterdir()) == []
+    with pytest.raises(ValueError, match="the output path is empty"):
+        xpu_codegen.write_report("", [])

@@ -201,3 +201,12 @@ def test_interpreter_survives_everything():
                             env=subprocess_env())
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().endswith("alive small"), result.stdout
+
+
+@pytest.mark.parametrize("diagnostics", [42, None, b"bytes", ["a"]])
+def test_compile_error_needs_text(diagnostics):
+    # A non-string message raised AttributeError ('int' has no 'rstrip').
+    with pytest.raises(TypeError, match="CompileError: diagnostics must be "
+                                        "a str, got "):
+        xpu_codegen.CompileError(diagnostics)
+    assert str(xpu_codegen.CompileError("x: error: y\n")) == "x: error: y"

@@ -365,3 +365,141 @@ def test_huge_spirv_is_not_validated_in_the_host():
     after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     assert "too large to validate in the host" in diagnostics, diagnostics
     assert after - before < 512 * 1024, (before, after)  # KiB
+
+
+# Special files: every input is read only when it is a regular file within
+# its cap. Each run has a timeout (a FIFO once blocked forever) and a 3 GB
+# address-space limit (/dev/zero once grew to 23 GB before the OOM killer).
+AS_LIMIT = 3_000_000_000
+
+
+def run_limited(*argv, timeout=120):
+    """`python3 ARGV` under the address-space limit; a hang fails."""
+    import resource
+
+    def limit():
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        resource.setrlimit(resource.RLIMIT_AS, (AS_LIMIT, hard))
+
+    try:
+        return subprocess.run([sys.executable, *map(str, argv)],
+                              capture_output=True, text=True,
+                              timeout=timeout, env=subprocess_env(),
+                              preexec_fn=limit)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"hung: python3 {' '.join(map(str, argv))}")
+
+
+def special_file(kind, directory):
+    """A path of the given kind: a device, a FIFO nobody writes, a
+    directory, a symlink loop, a sparse file over every cap."""
+    if kind.startswith("/dev/"):
+        return kind
+    path = directory / kind
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "directory":
+        path.mkdir()
+    elif kind == "loop":
+        os.symlink(path, path)
+    elif kind == "link-to-zero":
+        os.symlink("/dev/zero", path)
+    elif kind.startswith("sparse"):  # sparse-3g.spv, sparse-2g.mlir
+        with open(path, "wb") as f:
+            f.truncate(int(kind[7]) << 30)
+    return path
+
+
+SPECIAL = ["/dev/zero", "/dev/full", "/dev/null", "fifo", "directory", "loop",
+           "link-to-zero", "sparse-3g.zebin"]
+REASONS = {"/dev/zero": "a character device, not a regular file",
+           "/dev/full": "a character device, not a regular file",
+           "/dev/null": "a character device, not a regular file",
+           "link-to-zero": "a character device, not a regular file",
+           "fifo": "a FIFO, not a regular file",
+           "directory": "Is a directory",
+           "loop": "Too many levels of symbolic links",
+           "sparse-3g.zebin": "3221225472 bytes is over the 64 MiB limit "
+                              "for zebins"}
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_read_zebin_reads_regular_files_only(tmp_path, kind):
+    path = special_file(kind, tmp_path)
+    result = run_limited("-c", "import sys, xpu_codegen\n"
+                         "try: xpu_codegen.read_zebin(sys.argv[1])\n"
+                         "except OSError as e: print(e); sys.exit(3)", path)
+    assert result.returncode == 3, result.stderr
+    assert REASONS[kind] in result.stdout and str(path) in result.stdout
+
+
+@pytest.mark.parametrize("kind", SPECIAL)
+def test_inspect_reads_regular_files_only(tmp_path, kind):
+    path = special_file(kind, tmp_path)
+    result = run_limited("-m", "xpu_codegen", "inspect", path)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == f"error: cannot read {path}: {REASONS[kind]}\n"
+
+
+@pytest.mark.parametrize("kind, reason", [
+    ("/dev/zero", "a character device, not a regular file"),
+    ("fifo", "a FIFO, not a regular file"),
+    ("sparse-3g.spv", "3221225472 bytes is over the 256 MiB limit for "
+                      "sources"),
+    ("sparse-2g.mlir", "2147483648 bytes is over the 256 MiB limit for "
+                       "sources"),
+])
+def test_compile_reads_bounded_regular_files(tmp_path, kind, reason):
+    path = special_file(kind, tmp_path)
+    good = INPUTS / "nospill.spv"
+    result = run_limited("-m", "xpu_codegen", "compile", path, good,
+                         "--cache-dir", "none", "-o", tmp_path / "out")
+    assert result.returncode == 1, result.stderr
+    assert f"error: cannot read {path}: {reason}\n" in result.stderr
+    # The good input still compiles.
+    assert (tmp_path / "out" / "nospill.zebin").exists()
+    # The Python API's readers too.
+    result = run_limited("-c", "import sys, pathlib, xpu_codegen\n"
+                         "for call in (xpu_codegen.compile_file,\n"
+                         "             lambda p: xpu_codegen.compile_many(\n"
+                         "                 [pathlib.Path(p)])):\n"
+                         "    try: call(sys.argv[1])\n"
+                         "    except OSError as e: print(e)", path)
+    assert result.stdout.count(reason) == 2, result.stderr
+
+
+def test_a_file_that_grows_while_read_is_cut_off(tmp_path, monkeypatch):
+    from xpu_codegen import _input
+    path = tmp_path / "grows.zebin"
+    path.write_bytes(b"x" * 100)
+    real_fstat = os.fstat
+    monkeypatch.setattr(_input.os, "fstat", lambda fd: os.stat_result(
+        real_fstat(fd)[:6] + (10,) + real_fstat(fd)[7:]))
+    with pytest.raises(OSError, match="grew over the 0 MiB limit for tests "
+                                      "while read") as info:
+        _input.read_input_file(path, 50, "tests")
+    assert info.value.errno == errno.EFBIG
+    assert _input.read_input_file(path, 100, "tests") == b"x" * 100
+
+
+def test_huge_compiler_log_is_bounded_in_the_report(tmp_path):
+    # A compiler that printed 200 MB once put all of it in the report.
+    env = subprocess_env()
+    env.update(XPU_CODEGEN_WORKER=str(INPUTS.parent / "Worker" /
+                                      "fake-worker.py"),
+               XPU_FAKE_WORKER="huge-log", XPU_FAKE_WORKER_LOG_MB="64")
+    report = tmp_path / "r.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "xpu_codegen", "compile", INPUTS / "nospill.spv",
+         "--backend", "ocloc", "--cache-dir", "none", "--report", report,
+         "-o", tmp_path / "out"],
+        capture_output=True, text=True, timeout=600, env=env)
+    assert result.returncode == 1, result.stderr[-2000:]
+    [entry] = json.loads(report.read_text())["modules"]
+    error = entry["error"]
+    assert "first line of the log" in error and "last line of the log" in error
+    dropped = re.search(r"\n\[\.\.\. (\d+) bytes of the build log dropped "
+                        r"\.\.\.\]\n", error)
+    assert dropped and int(dropped[1]) > (63 << 20), error[-300:]
+    assert len(error) < (64 << 10) + 1000
+    assert len(result.stderr) < (64 << 10) + 2000

@@ -402,3 +402,18 @@ def test_make_zebin_without_triton(no_triton):
     with pytest.raises(ValueError, match="unknown grf_mode"):
         xt.make_zebin(spirv("nospill"), {}, options(grf_mode="huge"),
                       arch="pvc")
+
+
+@pytest.mark.parametrize("metadata", [None, "meta", ["name", "k"], 42])
+def test_make_zebin_bad_metadata_is_a_type_error(metadata):
+    # Non-dict metadata raised AttributeError ('str' has no 'get').
+    with pytest.raises(TypeError, match="make_zebin: metadata must be a "
+                                        "dict, got "):
+        xt.make_zebin(spirv("nospill"), metadata, options(), arch="pvc")
+
+
+@pytest.mark.parametrize("source", [None, "spirv", 10**9])
+def test_make_zebin_bad_spirv_is_a_type_error(source):
+    # bytes(10**9) would have allocated a gigabyte of zeros.
+    with pytest.raises(TypeError, match="make_zebin: spirv must be bytes"):
+        xt.make_zebin(source, {}, options(), arch="pvc")

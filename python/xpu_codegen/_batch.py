@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 from ._compile import Source, is_spirv
+from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv, _load_mlir_half
 from ._options import _check_link, _check_options, _check_subgroup_size
 from ._outcome import _module_from_entry, _modules_of
@@ -35,8 +36,7 @@ def _batch_item(index: int, source) -> _BatchItem:
         name, source = source
     if isinstance(source, os.PathLike):
         path = os.fspath(source)
-        with open(path, "rb") as f:
-            data = f.read()
+        data = read_input_file(path, SOURCE_SIZE_LIMIT, "sources")
         stem = os.path.splitext(os.path.basename(path))[0] or "module"
         if is_spirv(data) or path.endswith(".spv"):
             return _BatchItem(name or stem, "spirv", data, path)

@@ -11,6 +11,7 @@ import time
 import warnings
 
 from . import _api
+from ._input import SOURCE_SIZE_LIMIT, read_input_file
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.+-]")
 
@@ -106,15 +107,35 @@ def _progress_label(path, data):
             f"module{'s' * (modules != 1)})")
 
 
+def _file_names(modules):
+    """``<module>.zebin`` for each module, unique in the whole batch even
+    on a case-insensitive file system. The name a module sanitizes to is
+    its own when it is the first to take it; a later module of the same
+    name (two inputs named x, or X and x) gets the first ``-2``, ``-3``...
+    that no other module takes, so a module really named x-2 keeps
+    x-2.zebin."""
+    bases = [_SAFE_NAME.sub("_", m.name) or "module" for m in modules]
+    taken = set()
+    firsts = []
+    for base in bases:
+        firsts.append(base.casefold() not in taken)
+        taken.add(base.casefold())
+    names = []
+    for base, first in zip(bases, firsts):
+        name, suffix = base, 1
+        while not first:
+            suffix += 1
+            name = f"{base}-{suffix}"
+            first = name.casefold() not in taken
+        taken.add(name.casefold())
+        names.append(f"{name}.zebin")
+    return names
+
+
 def _binary_paths(modules, output, directory=False):
-    """Where each module's zebin goes (see docs/Python.md). Names that
-    repeat (the same module name from two inputs) get a -2, -3... suffix."""
-    names, seen = [], {}
-    for m in modules:
-        base = _SAFE_NAME.sub("_", m.name) or "module"
-        count = seen.get(base, 0) + 1
-        seen[base] = count
-        names.append(f"{base}.zebin" if count == 1 else f"{base}-{count}.zebin")
+    """Where each module's zebin goes (see docs/Python.md and
+    :func:`_file_names`)."""
+    names = _file_names(modules)
     if output is None:
         return names
     if len(modules) == 1 and not directory and not os.path.isdir(output):
@@ -204,8 +225,7 @@ def _read_inputs(inputs):
     readable = []
     for path in inputs:
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            data = read_input_file(path, SOURCE_SIZE_LIMIT, "sources")
         except OSError as error:
             print(f"error: cannot read {path}: {error.strerror}",
                   file=sys.stderr)
@@ -254,6 +274,10 @@ def _compile_inputs(readable, options, batch):
     except (ValueError, TypeError) as error:
         print(f"error: {error}", file=sys.stderr)
         return None, 2
+    except OSError as error:  # an input replaced since it was read
+        print(f"error: cannot read {error.filename}: {error.strerror}",
+              file=sys.stderr)
+        return None, 1
     except _api.CompileError as error:  # e.g. an unknown PCI device ID
         print(error.diagnostics, file=sys.stderr)
         return None, 1
@@ -344,6 +368,12 @@ def _non_negative(text):
     return value
 
 
+def _path(text):
+    if not text:
+        raise argparse.ArgumentTypeError("needs a path, got an empty one")
+    return text
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python3 -m xpu_codegen",
@@ -381,9 +411,10 @@ def _add_compile_command(commands):
     compile_.add_argument("inputs", metavar="INPUT", nargs="+",
                           help="a .mlir or .spv file")
     _add_compiler_options(compile_)
-    compile_.add_argument("-o", "--output", metavar="OUT",
+    compile_.add_argument("-o", "--output", metavar="OUT", type=_path,
                           help="output zebin or directory")
     compile_.add_argument("--report", metavar="REPORT.json",
+                          type=_path,
                           help="write the JSON report (the pass's format)")
     compile_.add_argument("-q", "--quiet", action="store_true",
                           help="print nothing on success")

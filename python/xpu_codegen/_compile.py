@@ -4,6 +4,7 @@ import os
 import warnings
 from typing import Optional, Union
 
+from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv
 from ._options import (DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_MS,
                        _check_link, _check_options, _check_subgroup_size)
@@ -121,11 +122,11 @@ def compile_file(path: Union[str, os.PathLike], **options):
 
     The file is SPIR-V when it starts with the SPIR-V magic number or is
     named ``*.spv``; otherwise it is MLIR text. Diagnostics name the file,
-    and a SPIR-V module is named after the file's stem.
+    and a SPIR-V module is named after the file's stem. Only a regular file
+    of at most 256 MiB is read (``OSError`` otherwise, at once).
     """
     path = os.fspath(path)
-    with open(path, "rb") as f:
-        data = f.read()
+    data = read_input_file(path, SOURCE_SIZE_LIMIT, "sources")
     if is_spirv(data) or path.endswith(".spv"):
         stem = os.path.splitext(os.path.basename(path))[0] or "module"
         options.setdefault("name", stem)

@@ -63,8 +63,11 @@ def _replace_atomically(target, data, old):
 
 
 def write_output(path, data: bytes) -> None:
-    """Writes ``data`` to ``path`` (see the module docstring)."""
+    """Writes ``data`` to ``path`` (see the module docstring); an empty
+    path is a ``ValueError``."""
     path = os.fspath(path)
+    if not path:
+        raise ValueError("the output path is empty")
     try:
         # Every link resolved, dangling ones too (strict=False).
         target = os.path.realpath(path)

@@ -22,6 +22,9 @@ class CompileError(Exception):
 
     def __init__(self, diagnostics: str, report_entries: Sequence[dict] = (),
                  modules: Sequence["Module"] = ()):
+        if not isinstance(diagnostics, str):
+            raise TypeError("CompileError: diagnostics must be a str, got "
+                            f"{type(diagnostics).__name__}")
         self.diagnostics = diagnostics.rstrip() or "compilation failed"
         self.report_entries = list(report_entries)
         self.modules = tuple(modules)

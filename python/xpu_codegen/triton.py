@@ -145,8 +145,15 @@ def make_zebin(spirv: bytes, metadata: dict, options, *,
     ``IntelGPUError`` for other compiler failures; without Triton,
     xpu_codegen's :class:`~xpu_codegen.OutOfResources` and
     :class:`~xpu_codegen.CompileError`. ``ValueError`` for a ``grf_mode``
-    the device does not have (``'512'`` anywhere but cri with IGC 2.x).
+    the device does not have (``'512'`` anywhere but cri with IGC 2.x);
+    ``TypeError`` when ``spirv`` is not bytes or ``metadata`` not a dict.
     """
+    if not isinstance(spirv, (bytes, bytearray, memoryview)):
+        raise TypeError("make_zebin: spirv must be bytes, got "
+                        f"{type(spirv).__name__}")
+    if not isinstance(metadata, dict):
+        raise TypeError("make_zebin: metadata must be a dict, got "
+                        f"{type(metadata).__name__}")
     grf_mode = str(_option(options, "grf_mode", "default"))
     if grf_mode not in GRF_POLICIES:
         raise ValueError(f"unknown grf_mode {grf_mode!r}; Triton's are "
