@@ -12,6 +12,7 @@
 
 #include "XPUCodegen/Target/Native/GRFBuild.h"
 #include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Target/Worker/BuildLog.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -252,11 +253,13 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
                                                StringRef buildFlags,
                                                const WorkerResponse &response,
                                                unsigned grfBytes) {
+  // The log is parsed whole (facts need every line); messages, reports and
+  // cache entries get a bounded excerpt.
   auto withLog = [&](const Twine &message) {
     std::string text = message.str();
     StringRef log = StringRef(response.log).trim();
     if (!log.empty())
-      text += "\nbuild log:\n" + log.str();
+      text += "\nbuild log:\n" + boundBuildLog(log);
     return createStringError(inconvertibleErrorCode(), text);
   };
   if (!response.succeeded) {
@@ -297,7 +300,7 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
   attempt.mode = mode;
   attempt.buildFlags = buildFlags.str();
   attempt.binary = response.binary;
-  attempt.log = response.log;
+  attempt.log = boundBuildLog(response.log);
   attempt.compileMs = response.compileMs;
 
   std::vector<LogSpill> logSpills = parseSpillWarnings(response.log, grfBytes);

@@ -6,6 +6,7 @@
 
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
+#include "XPUCodegen/Target/Worker/BuildLog.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
@@ -95,7 +96,7 @@ protected:
     if (!response->succeeded)
       return mlir::emitError(getModule().getLoc())
              << "xpu-emit-spirv: LLVM's SPIR-V backend failed:\n"
-             << response->log;
+             << boundBuildLog(response->log);
     return SmallVector<char, 0>(response->binary.begin(),
                                 response->binary.end());
   }

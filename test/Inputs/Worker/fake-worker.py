@@ -14,6 +14,8 @@ $XPU_FAKE_WORKER says:
   grf999       the zebin's grf_count becomes 999
   simd3        the zebin's simd_size becomes 3
   hang         never answers a compile request
+  huge-log     fails every build with a log of $XPU_FAKE_WORKER_LOG_MB MiB
+               (default 200) of spill warnings between a first and a last line
 
 $XPU_FAKE_WORKER_LOG, if set, gets one line per start: the --work-dir.
 """
@@ -55,6 +57,14 @@ def take_blob(payload, offset):
     return payload[offset:offset + size], offset + size
 
 
+def huge_log():
+    line = (b"warning: kernel k  compiled SIMD32 allocated 128 regs and "
+            b"spilled around 580\n")
+    size = int(os.environ.get("XPU_FAKE_WORKER_LOG_MB", "200")) << 20
+    return (b"first line of the log\n" + line * (size // len(line))
+            + b"last line of the log\n")
+
+
 def main():
     mode = os.environ.get("XPU_FAKE_WORKER", "")
     work_dir = ""
@@ -94,6 +104,11 @@ def main():
             zebin = zebin.replace(b"simd_size:       32",
                                   b"simd_size:       3 ")
         ms = float("nan") if mode == "nan" else 12.5
+        if mode == "huge-log":
+            send(RESPONSE, struct.pack("<Bi", 0, 1) + blob(huge_log())
+                 + blob(b"") + struct.pack("<Q", 0) + struct.pack("<d", ms),
+                 request_id)
+            continue
         response = (struct.pack("<Bi", 1, 0) + blob(b"") + blob(zebin)
                     + struct.pack("<Q", 0) + struct.pack("<d", ms))
         send(RESPONSE, response,
