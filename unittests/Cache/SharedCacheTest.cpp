@@ -213,6 +213,14 @@ TEST(RedisConnectionTest, UntrustedReplies) {
   EXPECT_NE(getFrom("$10\r\nabc").find("timed out"), std::string::npos);
 }
 
+TEST(RedisConnectionTest, UnexpectedTypeIsNamedInHex) {
+  // An HTTP server: 'H' once printed as 0x0x48.
+  std::string result = getFrom("HTTP/1.1 400 Bad Request\r\n\r\n");
+  EXPECT_NE(result.find("unexpected reply type 0x48"), std::string::npos)
+      << result;
+  EXPECT_EQ(result.find("0x0x"), std::string::npos) << result;
+}
+
 TEST(RedisConnectionTest, SilentServerTimesOut) {
   FakeServer server("", /*answer=*/false);
   Expected<std::unique_ptr<RedisConnection>> connection =

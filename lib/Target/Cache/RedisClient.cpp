@@ -238,7 +238,7 @@ static Expected<size_t> measureReply(StringRef pending, unsigned accepted,
                  (type == '+' && (accepted & RedisStatus)) ||
                  (type == ':' && (accepted & RedisInteger));
   if (!allowed)
-    return ioError(formatv("{0}: unexpected reply type 0x{1:x2}", address,
+    return ioError(formatv("{0}: unexpected reply type {1:x2}", address,
                            unsigned(uint8_t(type))));
   size_t eol = pending.find("\r\n");
   // Status and error lines are short; sizes and integers are <= 20 digits.
