@@ -154,10 +154,25 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
 }
 
 void mlir::xpu::registerCodegenPipeline() {
-  PassPipelineRegistration<CodegenPipelineOptions>(
+  // PassPipelineRegistration<CodegenPipelineOptions>, plus the check that
+  // report= names a file (the native pass, built with every option
+  // assigned, cannot tell report= from no report).
+  registerPassPipeline(
       "xpu-codegen-pipeline",
       "Attach #xpu.target, resolve GRF modes and sub-group sizes, lower "
       "gpu/arith/memref/vector/scf/math/affine/xegpu to LLVM and XeVM, emit "
       "SPIR-V and compile it to native code (host=true: lower the host too)",
-      buildCodegenPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CodegenPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (options.report.hasValue() && options.report.empty())
+          return errorHandler("xpu-codegen-pipeline: report= needs a path");
+        buildCodegenPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(CodegenPipelineOptions());
+      });
 }

@@ -189,6 +189,18 @@ struct NativeCodegenPass
     return options;
   }
 
+  /// report= with no path is a usage error, as --report "" is in the CLI:
+  /// no report is the option left out.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Base::initializeOptions(options, errorHandler)))
+      return failure();
+    if (report.hasValue() && report.empty())
+      return errorHandler("xpu-native-codegen: report= needs a path");
+    return success();
+  }
+
   void runOnOperation() override {
     if (failed(checkOptions()))
       return signalPassFailure();
