@@ -94,7 +94,8 @@ def compile_many(sources: Sequence[BatchSource], *,
     shared pool of compiler workers. ``progress(done, total)`` is called
     after each source. Warnings are issued as :class:`CompileWarning`, once
     per source. Bad option values raise at once (``ValueError``,
-    ``TypeError``), before anything compiles.
+    ``TypeError``), and so does a path that is not a readable regular file
+    of at most 256 MiB (``OSError``), before anything compiles.
     """
     checked, subgroup_size = _check_batch_options(options)
     if isinstance(sources, (str, bytes, bytearray, memoryview)):
