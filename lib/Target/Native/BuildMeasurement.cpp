@@ -249,6 +249,25 @@ measureKernel(const ZebinKernel &kernel, const WorkerResponse &response,
   return m;
 }
 
+/// The log a build keeps (cache entries too): bounded (BuildLog.h), with
+/// the lines read back later that the bound dropped: BuildMemo::narrowed
+/// reads IGC's SIMD drops from it.
+static std::string getKeptLog(StringRef log) {
+  std::string kept = boundBuildLog(log);
+  if (kept.size() == log.size() ||
+      parseSIMDDrops(kept).size() == parseSIMDDrops(log).size())
+    return kept;
+  SmallVector<StringRef> lines;
+  log.split(lines, '\n');
+  for (StringRef line : lines) {
+    if (parseSIMDDrops(line).empty())
+      continue;
+    kept += line;
+    kept += '\n';
+  }
+  return kept;
+}
+
 Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
                                                StringRef buildFlags,
                                                const WorkerResponse &response,
@@ -300,7 +319,7 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
   attempt.mode = mode;
   attempt.buildFlags = buildFlags.str();
   attempt.binary = response.binary;
-  attempt.log = boundBuildLog(response.log);
+  attempt.log = getKeptLog(response.log);
   attempt.compileMs = response.compileMs;
 
   std::vector<LogSpill> logSpills = parseSpillWarnings(response.log, grfBytes);
