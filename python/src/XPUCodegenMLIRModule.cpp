@@ -17,7 +17,9 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Dialect/XPU/Transforms/UpstreamVerifierGuard.h"
 #include "XPUCodegen/InitAllXPU.h"
+#include "XPUCodegen/Support/SourceScreening.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -25,6 +27,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Parser/Parser.h"
@@ -95,67 +98,6 @@ std::vector<NativeObject> collectNativeObjects(ModuleOp module) {
     }
   });
   return objects;
-}
-
-/// Brackets nested deeper than this are rejected before parsing: the parser
-/// and the passes recurse once per level (a region level costs kilobytes of
-/// stack), and no real kernel comes anywhere near it.
-constexpr unsigned kMaxNesting = 2048;
-/// Stack of the thread that parses and runs the pipeline: ample for
-/// kMaxNesting levels, whatever the caller's thread has.
-constexpr unsigned kCompileStackBytes = 512u << 20;
-
-/// Where `text` first nests (, [, { or < deeper than kMaxNesting, as a
-/// 1-based line and column; string literals and comments do not count.
-std::optional<std::pair<unsigned, unsigned>>
-findExcessiveNesting(llvm::StringRef text) {
-  unsigned depth = 0, line = 1;
-  size_t lineStart = 0;
-  for (size_t i = 0, e = text.size(); i < e; ++i) {
-    char c = text[i];
-    char next = i + 1 < e ? text[i + 1] : '\0';
-    switch (c) {
-    case '\n':
-      ++line;
-      lineStart = i + 1;
-      break;
-    case '"':
-      // A string literal ends at its closing quote or the end of the line.
-      while (i + 1 < e && text[i + 1] != '"' && text[i + 1] != '\n')
-        i += text[i + 1] == '\\' && i + 2 < e && text[i + 2] != '\n' ? 2 : 1;
-      if (i + 1 < e && text[i + 1] == '"')
-        ++i;
-      break;
-    case '/':
-      if (next == '/')
-        while (i + 1 < e && text[i + 1] != '\n')
-          ++i;
-      break;
-    case '<':
-      if (next == '=')
-        break;
-      [[fallthrough]];
-    case '(':
-    case '[':
-    case '{':
-      if (++depth > kMaxNesting)
-        return std::make_pair(line, static_cast<unsigned>(i - lineStart + 1));
-      break;
-    case '>':
-      if (next == '=' || (i > 0 && text[i - 1] == '-'))
-        break;
-      [[fallthrough]];
-    case ')':
-    case ']':
-    case '}':
-      if (depth)
-        --depth;
-      break;
-    default:
-      break;
-    }
-  }
-  return std::nullopt;
 }
 
 /// The pipeline's options from the Python call's; the report goes to
@@ -253,11 +195,10 @@ CompileOutcome compileMLIR(const std::string &text,
   CompileOutcome outcome;
   if (!checkOptions(options, bufferName, outcome))
     return outcome;
-  if (auto where = findExcessiveNesting(text)) {
-    outcome.addError(llvm::formatv("{0}:{1}:{2}: error: brackets nest deeper "
-                                   "than {3} levels",
-                                   bufferName, where->first, where->second,
-                                   kMaxNesting));
+  if (std::optional<SourceRefusal> refusal = screenSource(text)) {
+    outcome.addError(llvm::formatv("{0}:{1}:{2}: error: {3}", bufferName,
+                                   refusal->line, refusal->column,
+                                   refusal->message));
     return outcome;
   }
 
@@ -284,9 +225,11 @@ CompileOutcome compileMLIR(const std::string &text,
     return outcome;
   };
 
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
-  if (!module) {
+  // Verified only after the checks of what upstream verifiers divide by.
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
+      sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false));
+  if (!module || failed(checkUpstreamVerifierInputs(*module)) ||
+      failed(verify(*module))) {
     outcome.success = false;
     return finish();
   }
@@ -318,12 +261,12 @@ CompileOutcome compileMLIR(const std::string &text,
   return finish();
 }
 
-/// compileMLIR on a thread with a large stack.
+/// compileMLIR on a thread with a stack for kMaxSourceNesting levels.
 CompileOutcome compileMLIROnLargeStack(const std::string &text,
                                        const std::string &bufferName,
                                        const CompileOptions &options) {
   CompileOutcome outcome;
-  llvm::thread thread(std::optional<unsigned>(kCompileStackBytes), [&] {
+  llvm::thread thread(std::optional<unsigned>(kScreenedStackBytes), [&] {
     outcome = compileMLIR(text, bufferName, options);
   });
   thread.join();

@@ -1,0 +1,37 @@
+//===- UpstreamVerifierGuard.h - Checks before upstream verifiers -*- C++
+//-*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Upstream XeGPU verifiers divide by values they never check (layout fields,
+// element counts truncated to `int` in LoadNdOp::verify) and die of SIGFPE.
+// The tools parse with verification deferred, run these checks, and only
+// then let upstream's verifier see the IR (docs/HostSafety.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_DIALECT_XPU_TRANSFORMS_UPSTREAMVERIFIERGUARD_H
+#define XPUCODEGEN_DIALECT_XPU_TRANSFORMS_UPSTREAMVERIFIERGUARD_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Pass/Pass.h"
+
+#include <memory>
+
+namespace mlir::xpu {
+
+/// Diagnoses, on IR that was not verified yet, what upstream XeGPU
+/// verifiers would divide by: xegpu layouts with a field below 1 or an
+/// order that is not a permutation, and xegpu operands or results whose
+/// element count (times the array length) does not fit in 31 bits.
+LogicalResult checkUpstreamVerifierInputs(Operation *root);
+
+/// checkUpstreamVerifierInputs, then, if `verify` is set, the verifier: the
+/// first pass of xpu-opt, which parses with verification deferred.
+std::unique_ptr<Pass> createGuardedVerifyPass(bool verify);
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_DIALECT_XPU_TRANSFORMS_UPSTREAMVERIFIERGUARD_H
