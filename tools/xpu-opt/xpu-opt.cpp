@@ -6,9 +6,10 @@
 //
 // MlirOptMain, guarded against input that crashes upstream code
 // (docs/HostSafety.md, "Input that crashes upstream MLIR"): each split chunk
-// is screened before the parser sees it (nesting, XeGPU layout fields),
-// parsed with verification deferred until the xegpu checks ran, and
-// everything runs on a thread whose stack takes kMaxSourceNesting levels.
+// is screened before the parser sees it (nesting, XeGPU layout fields); a
+// chunk that uses XeGPU is parsed once with verification deferred for the
+// checks of what upstream's verifiers divide by; then MlirOptMain runs on
+// it, all on a thread whose stack takes kMaxSourceNesting levels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,10 +24,10 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/ToolUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Tools/ParseUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/Support/InitLLVM.h"
@@ -66,47 +67,82 @@ padChunk(const llvm::MemoryBuffer &chunk, const llvm::MemoryBufferRef &source) {
                                               source.getBufferIdentifier());
 }
 
-/// Reports `refusal` in `buffer` as MlirOptMain would report an error: to
-/// stderr, or to the expected-* checker under -verify-diagnostics.
-LogicalResult reportRefusal(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                            const xpu::SourceRefusal &refusal,
-                            const MlirOptMainConfig &config) {
-  MLIRContext context(MLIRContext::Threading::DISABLED);
-  llvm::SourceMgr sourceMgr;
-  llvm::StringRef name = buffer->getBufferIdentifier();
-  sourceMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-  Location loc =
-      FileLineColLoc::get(&context, name, refusal.line, refusal.column);
+/// Reports `emit`'s errors on `buffer` as MlirOptMain would: to stderr, or
+/// to the expected-* checker under -verify-diagnostics.
+LogicalResult reportErrors(MLIRContext &context,
+                           const llvm::MemoryBuffer &buffer,
+                           const MlirOptMainConfig &config,
+                           llvm::function_ref<void(MLIRContext &)> emit) {
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(buffer.getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
   if (!config.shouldVerifyDiagnostics()) {
-    SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-    emitError(loc) << refusal.message;
+    SourceMgrDiagnosticHandler handler(*sourceMgr, &context);
+    emit(context);
     return failure();
   }
-  SourceMgrDiagnosticVerifierHandler handler(sourceMgr, &context,
+  SourceMgrDiagnosticVerifierHandler handler(*sourceMgr, &context,
                                              config.verifyDiagnosticsLevel());
-  emitError(loc) << refusal.message;
+  emit(context);
   return handler.verify();
 }
 
-/// MlirOptMain on one chunk, after screening it: the xegpu checks run
-/// before the verifier, as the first pass.
+/// For a chunk that uses XeGPU: parses it with verification deferred and
+/// runs the checks of what upstream's XeGPU verifiers divide by. Returns
+/// the chunk's result if they fail; nothing if MlirOptMain may run (also
+/// when the chunk does not parse: MlirOptMain reports that).
+std::optional<LogicalResult> checkXeGPU(const llvm::MemoryBuffer &buffer,
+                                        DialectRegistry &registry,
+                                        const MlirOptMainConfig &config) {
+  if (!buffer.getBuffer().contains("xegpu"))
+    return std::nullopt;
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects(config.shouldAllowUnregisteredDialects());
+  context.printOpOnDiagnostic(false);
+  auto sourceMgr = std::make_shared<llvm::SourceMgr>();
+  sourceMgr->AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBuffer(buffer.getMemBufferRef(),
+                                       /*RequiresNullTerminator=*/false),
+      llvm::SMLoc());
+  OwningOpRef<Operation *> op;
+  {
+    ScopedDiagnosticHandler silence(&context,
+                                    [](Diagnostic &) { return success(); });
+    op = parseSourceFileForTool(
+        sourceMgr, ParserConfig(&context, /*verifyAfterParse=*/false),
+        !config.shouldUseExplicitModule());
+    if (!op)
+      return std::nullopt;
+    if (succeeded(xpu::checkUpstreamVerifierInputs(op.get())))
+      return std::nullopt;
+  }
+  return reportErrors(context, buffer, config, [&](MLIRContext &) {
+    (void)xpu::checkUpstreamVerifierInputs(op.get());
+  });
+}
+
+/// MlirOptMain on one chunk, after screening it and checking its XeGPU.
 LogicalResult processChunk(std::unique_ptr<llvm::MemoryBuffer> chunk,
                            const llvm::MemoryBufferRef &source,
                            llvm::raw_ostream &os, DialectRegistry &registry,
                            const MlirOptMainConfig &config) {
   std::unique_ptr<llvm::MemoryBuffer> buffer = padChunk(*chunk, source);
   if (std::optional<xpu::SourceRefusal> refusal =
-          xpu::screenSource(buffer->getBuffer()))
-    return reportRefusal(std::move(buffer), *refusal, config);
-
+          xpu::screenSource(buffer->getBuffer())) {
+    MLIRContext context(MLIRContext::Threading::DISABLED);
+    return reportErrors(context, *buffer, config, [&](MLIRContext &context) {
+      emitError(FileLineColLoc::get(&context, buffer->getBufferIdentifier(),
+                                    refusal->line, refusal->column))
+          << refusal->message;
+    });
+  }
+  if (std::optional<LogicalResult> result =
+          checkXeGPU(*buffer, registry, config))
+    return *result;
   MlirOptMainConfig chunkConfig = config;
   chunkConfig.splitInputFile("");
-  chunkConfig.verifyOnParsing(false);
-  bool verify = config.shouldVerifyOnParsing();
-  chunkConfig.setPassPipelineSetupFn([&config, verify](PassManager &pm) {
-    pm.addPass(xpu::createGuardedVerifyPass(verify));
-    return config.setupPassPipeline(pm);
-  });
   return MlirOptMain(os, std::move(buffer), registry, chunkConfig);
 }
 

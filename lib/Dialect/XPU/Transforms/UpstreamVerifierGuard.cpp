@@ -8,7 +8,6 @@
 
 #include "mlir/Dialect/XeGPU/IR/XeGPU.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/Verifier.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -105,28 +104,6 @@ LogicalResult checkElementCounts(Operation *op) {
   return success();
 }
 
-struct GuardedVerifyPass
-    : public PassWrapper<GuardedVerifyPass, OperationPass<>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GuardedVerifyPass)
-
-  explicit GuardedVerifyPass(bool verify) : verify(verify) {}
-
-  StringRef getArgument() const final { return "xpu-guarded-verify"; }
-  StringRef getDescription() const final {
-    return "Checks what upstream XeGPU verifiers divide by, then verifies";
-  }
-
-  void runOnOperation() final {
-    if (failed(checkUpstreamVerifierInputs(getOperation())) ||
-        (verify && failed(mlir::verify(getOperation()))))
-      return signalPassFailure();
-    // Nothing changed: the pass manager need not verify again.
-    markAllAnalysesPreserved();
-  }
-
-  bool verify;
-};
-
 } // namespace
 
 LogicalResult mlir::xpu::checkUpstreamVerifierInputs(Operation *root) {
@@ -139,8 +116,4 @@ LogicalResult mlir::xpu::checkUpstreamVerifierInputs(Operation *root) {
       failed = true;
   });
   return failure(failed);
-}
-
-std::unique_ptr<Pass> mlir::xpu::createGuardedVerifyPass(bool verify) {
-  return std::make_unique<GuardedVerifyPass>(verify);
 }

@@ -7,8 +7,8 @@
 //
 // Upstream XeGPU verifiers divide by values they never check (layout fields,
 // element counts truncated to `int` in LoadNdOp::verify) and die of SIGFPE.
-// The tools parse with verification deferred, run these checks, and only
-// then let upstream's verifier see the IR (docs/HostSafety.md).
+// The tools parse with verification deferred and run these checks before
+// upstream's verifier sees the IR (docs/HostSafety.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,9 +16,6 @@
 #define XPUCODEGEN_DIALECT_XPU_TRANSFORMS_UPSTREAMVERIFIERGUARD_H
 
 #include "mlir/IR/Operation.h"
-#include "mlir/Pass/Pass.h"
-
-#include <memory>
 
 namespace mlir::xpu {
 
@@ -27,10 +24,6 @@ namespace mlir::xpu {
 /// order that is not a permutation, and xegpu operands or results whose
 /// element count (times the array length) does not fit in 31 bits.
 LogicalResult checkUpstreamVerifierInputs(Operation *root);
-
-/// checkUpstreamVerifierInputs, then, if `verify` is set, the verifier: the
-/// first pass of xpu-opt, which parses with verification deferred.
-std::unique_ptr<Pass> createGuardedVerifyPass(bool verify);
 
 } // namespace mlir::xpu
 
