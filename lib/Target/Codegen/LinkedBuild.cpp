@@ -171,6 +171,10 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
     if (mode != linkedMode || !linked)
       return buildAlone(mode);
     BuildAttempt attempt = restrictToKernels(*linked, part.kernels);
+    // The linked binary holds every part's entry points; each part's share
+    // must be exactly its own.
+    if (llvm::Error error = checkBuildKernels(attempt, part.kernels))
+      return std::move(error);
     if (linkedCounted.exchange(true)) {
       attempt.reused = true;
       attempt.compileMs = 0;

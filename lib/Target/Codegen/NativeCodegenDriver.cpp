@@ -127,6 +127,11 @@ void NativeCodegenDriver::Impl::noteCacheStore(llvm::Error error) {
                      "): builds are not cached");
 }
 
+void NativeCodegenDriver::Impl::addWarning(std::string warning) {
+  std::lock_guard<std::mutex> lock(warningMutex);
+  warnings.push_back(std::move(warning));
+}
+
 llvm::Expected<CompilerIdentity>
 NativeCodegenDriver::Impl::getCompilerIdentity(WorkerBackend backend) {
   std::lock_guard<std::mutex> lock(identityMutex);

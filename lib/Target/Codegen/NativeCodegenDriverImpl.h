@@ -89,6 +89,8 @@ struct NativeCodegenDriver::Impl {
 
   /// A cache that cannot be written costs time, not output: one warning.
   void noteCacheStore(llvm::Error error);
+  /// Adds a warning for takeWarnings (from any thread).
+  void addWarning(std::string warning);
 
   /// The persistent cache; std::nullopt when disabled.
   std::optional<CompileCache> cache;
@@ -147,6 +149,9 @@ private:
   std::optional<BuildAttempt>
   lookupCachedBuild(const detail::PreparedModule &module, BuildGRF mode,
                     llvm::StringRef flags, llvm::StringRef key) const;
+  void verifyDeterminism(const ModuleCompileRequest &request,
+                         const detail::PreparedModule &module,
+                         const BuildAttempt &kept, bool cached) const;
   llvm::Expected<BuildAttempt>
   compileOnWorker(const ModuleCompileRequest &request,
                   const detail::PreparedModule &module, BuildGRF mode,

@@ -13,7 +13,11 @@
 
 #include "NativeCodegenDriverImpl.h"
 
+#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Target/Native/ZebinTarget.h"
+
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SHA256.h"
 
 #include <future>
@@ -36,6 +40,33 @@ std::string mlir::xpu::detail::getBuildKey(const PreparedModule &module,
     hash.update(llvm::ArrayRef<uint8_t>{0});
   }
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+/// What a binary must be, whether from the cache or a worker: its facts
+/// possible on the device, its kernels exactly the module's entry points
+/// (when the SPIR-V could be read), and built for the device asked for. A
+/// compiler that answers with another build's binary fails here.
+static llvm::Error checkBuild(const BuildAttempt &attempt,
+                              const PreparedModule &module) {
+  if (llvm::Error error =
+          checkBuildFacts(attempt, getGRFCounts(*module.device)))
+    return error;
+  if (!module.spirvKernels.empty()) {
+    std::vector<std::string> entryPoints;
+    for (const SPIRVKernelInfo &kernel : module.spirvKernels)
+      entryPoints.push_back(kernel.name);
+    if (llvm::Error error = checkBuildKernels(attempt, entryPoints))
+      return error;
+  }
+  // A Level Zero driver builds for the stepping of the GPU present.
+  bool exactRevision = module.backend.worker == WorkerBackend::Ocloc;
+  if (llvm::Error error = checkZebinDevice(
+          llvm::StringRef(attempt.binary.data(), attempt.binary.size()),
+          *module.device, exactRevision))
+    return llvm::createStringError(
+        stringifyBuildGRF(attempt.mode) +
+        " build: " + llvm::toString(std::move(error)));
+  return llvm::Error::success();
 }
 
 /// One build of a module, deduplicated across the driver: the first asker
@@ -93,6 +124,8 @@ std::shared_ptr<SharedBuild> NativeCodegenDriver::Batch::runSharedBuild(
             lookupCachedBuild(module, mode, flags, key)) {
       outcome->attempt = std::move(*cached);
       outcome->cache = "hit";
+      if (options.verifyDeterminism)
+        verifyDeterminism(request, module, *outcome->attempt, /*cached=*/true);
       return outcome;
     }
   }
@@ -109,7 +142,35 @@ std::shared_ptr<SharedBuild> NativeCodegenDriver::Batch::runSharedBuild(
   if (impl.cache)
     impl.noteCacheStore(
         impl.cache->store(key, serializeBuildAttempt(*outcome->attempt)));
+  if (options.verifyDeterminism)
+    verifyDeterminism(request, module, *outcome->attempt, /*cached=*/false);
   return outcome;
+}
+
+/// verify-determinism: builds `kept` again and warns when the compiler
+/// answers differently. The kept result is never changed.
+void NativeCodegenDriver::Batch::verifyDeterminism(
+    const ModuleCompileRequest &request, const PreparedModule &module,
+    const BuildAttempt &kept, bool cached) const {
+  llvm::Expected<BuildAttempt> again =
+      compileOnWorker(request, module, kept.mode, kept.buildFlags);
+  std::string prefix =
+      llvm::formatv("verify-determinism: module '{0}', {1} build: ",
+                    request.name, stringifyBuildGRF(kept.mode))
+          .str();
+  if (!again)
+    return impl.addWarning(prefix + "the second build failed: " +
+                           llvm::toString(again.takeError()));
+  if (again->binary == kept.binary)
+    return;
+  llvm::Expected<std::vector<std::string>> differing = getDifferingSections(
+      llvm::StringRef(kept.binary.data(), kept.binary.size()),
+      llvm::StringRef(again->binary.data(), again->binary.size()));
+  std::string sections = differing ? llvm::join(*differing, ", ")
+                                   : llvm::toString(differing.takeError());
+  impl.addWarning(prefix + "a second build of the same SPIR-V differs in " +
+                  sections + " (the first is kept" +
+                  (cached ? ", as the cache holds it" : "") + ")");
 }
 
 /// The cached build under `key`, if it decodes and its facts are possible on
@@ -129,14 +190,14 @@ std::optional<BuildAttempt> NativeCodegenDriver::Batch::lookupCachedBuild(
     return std::nullopt;
   }
   if (cached->mode != mode || cached->buildFlags != flags ||
-      llvm::errorToBool(checkBuildFacts(*cached, getGRFCounts(*module.device))))
+      llvm::errorToBool(checkBuild(*cached, module)))
     return std::nullopt;
   cached->compileMs = 0;
   return std::move(*cached);
 }
 
-/// Compiles on the worker pool. The worker's binary is untrusted: its facts
-/// must be possible on the device.
+/// Compiles on the worker pool. The worker's binary is untrusted: see
+/// checkBuild.
 llvm::Expected<BuildAttempt> NativeCodegenDriver::Batch::compileOnWorker(
     const ModuleCompileRequest &request, const PreparedModule &module,
     BuildGRF mode, llvm::StringRef flags) const {
@@ -152,8 +213,7 @@ llvm::Expected<BuildAttempt> NativeCodegenDriver::Batch::compileOnWorker(
       measureBuild(mode, flags.str(), *response, module.device->grfBytes);
   if (!attempt)
     return attempt.takeError();
-  if (llvm::Error error =
-          checkBuildFacts(*attempt, getGRFCounts(*module.device)))
+  if (llvm::Error error = checkBuild(*attempt, module))
     return std::move(error);
   return attempt;
 }

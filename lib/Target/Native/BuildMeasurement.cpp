@@ -368,3 +368,22 @@ Error mlir::xpu::checkBuildFacts(const BuildAttempt &attempt,
   }
   return Error::success();
 }
+
+Error mlir::xpu::checkBuildKernels(const BuildAttempt &attempt,
+                                   ArrayRef<std::string> entryPoints) {
+  SmallVector<StringRef> built,
+      expected(entryPoints.begin(), entryPoints.end());
+  for (const KernelMeasurement &kernel : attempt.kernels)
+    built.push_back(kernel.name);
+  llvm::sort(built);
+  llvm::sort(expected);
+  if (built == expected)
+    return Error::success();
+  return createStringError(
+      inconvertibleErrorCode(),
+      formatv("{0} build: the binary's kernels ({1}) are not the module's "
+              "entry points ({2}): a stale or foreign binary",
+              stringifyBuildGRF(attempt.mode), join(built, ", "),
+              join(expected, ", "))
+          .str());
+}

@@ -12,6 +12,7 @@
 
 #include "XPUCodegen/Target/Native/Zebin.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -470,4 +471,55 @@ bool mlir::xpu::isDegenerateZebin(StringRef binary) {
     sawSymtab |= *name == ".symtab";
   }
   return !sawText || !sawSymtab;
+}
+
+/// Section contents by name, for comparing two builds.
+static Expected<StringMap<StringRef>> getSectionContents(StringRef binary) {
+  auto object = object::ELF64LEObjectFile::create(
+      MemoryBufferRef(binary, "zebin"), /*InitContent=*/false);
+  if (!object)
+    return object.takeError();
+  const object::ELF64LEFile &elf = object->getELFFile();
+  auto sections = elf.sections();
+  if (!sections)
+    return sections.takeError();
+  StringMap<StringRef> contents;
+  for (const object::ELF64LE::Shdr &section : *sections) {
+    Expected<StringRef> name = elf.getSectionName(section);
+    if (!name)
+      return name.takeError();
+    StringRef bytes;
+    if (section.sh_type != ELF::SHT_NOBITS) {
+      Expected<ArrayRef<uint8_t>> data = elf.getSectionContents(section);
+      if (!data)
+        return data.takeError();
+      bytes = toStringRef(*data);
+    }
+    // The buffer outlives the map: names and contents point into it.
+    contents[*name] = bytes;
+  }
+  return contents;
+}
+
+Expected<std::vector<std::string>>
+mlir::xpu::getDifferingSections(StringRef first, StringRef second) {
+  Expected<StringMap<StringRef>> a = getSectionContents(first);
+  if (!a)
+    return a.takeError();
+  Expected<StringMap<StringRef>> b = getSectionContents(second);
+  if (!b)
+    return b.takeError();
+  std::vector<std::string> differing;
+  for (const auto &[name, bytes] : *a) {
+    auto other = b->find(name);
+    if (other == b->end() || other->second != bytes)
+      differing.push_back(name.str());
+  }
+  for (const auto &entry : *b)
+    if (!a->contains(entry.getKey()))
+      differing.push_back(entry.getKey().str());
+  llvm::sort(differing);
+  if (differing.empty() && first != second)
+    differing.push_back("ELF headers");
+  return differing;
 }

@@ -92,3 +92,20 @@ if [ -d "$IGC2_ROOT" ]; then
     mv retry_gemm.pvc.igc2.$mode.zebin.bin retry_gemm.pvc.igc2.$mode.zebin
   done
 fi
+
+# The device a zebin is for (IntelGT notes; ZebinTargetTest): nospill for
+# other devices than pvc, in the default mode. acm-g11 shares pvc's core
+# generation but not its product family; pvc-sdv differs from pvc by its
+# hardware revision only; bmg (IGC 2.40) adds the IP version note.
+for device in acm-g11 pvc-sdv; do
+  ocloc compile -file nospill.spv -spirv_input -device $device \
+    -internal_options -ze-allow-zebin -exclude_ir \
+    -output nospill.$device.zebin -output_no_suffix > /dev/null 2>&1
+done
+if [ -d "$IGC2_ROOT" ]; then
+  "$lib/ld-linux-x86-64.so.2" --library-path "$lib" \
+    "$IGC2_ROOT"/usr/bin/ocloc-26.* compile -file nospill.spv -spirv_input \
+    -device bmg -exclude_ir -output nospill.bmg.igc2.zebin \
+    -output_no_suffix > /dev/null 2>&1
+  mv nospill.bmg.igc2.zebin.bin nospill.bmg.igc2.zebin
+fi

@@ -70,6 +70,10 @@ struct NativeCodegenOptions {
   /// When a predicted-large build spills, also build small and keep the
   /// lesser (some kernels spill more in large mode). Off saves that build.
   bool verifyPredictedLarge = false;
+  /// Debugging: build every build a second time and warn, naming the
+  /// module and the sections, when the compiler answers differently (the
+  /// first result is kept; a cache hit is compared with a fresh build).
+  bool verifyDeterminism = false;
   /// Work-items per work-group of kernels whose SPIR-V declares none
   /// (`LocalSize`): what the caller will launch them with, e.g. Triton's
   /// num_warps x threads_per_warp. 0: unknown (only declared sizes count).

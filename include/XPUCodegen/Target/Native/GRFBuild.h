@@ -199,6 +199,13 @@ llvm::Expected<BuildAttempt> measureBuild(BuildGRF mode,
 llvm::Error checkBuildFacts(const BuildAttempt &attempt,
                             llvm::ArrayRef<int64_t> grfCounts);
 
+/// Checks that a build's binary holds exactly the kernels `entryPoints`
+/// names (the module's, or a linked part's), no more, no fewer: a compiler
+/// that answers with another build's binary is caught even when its facts
+/// are possible.
+llvm::Error checkBuildKernels(const BuildAttempt &attempt,
+                              llvm::ArrayRef<std::string> entryPoints);
+
 /// The requested policy for a module.
 enum class GRFPolicy : uint8_t { Small, Large, Default, Auto, XLarge };
 enum class AutoStrategy : uint8_t { Measure, IGC };

@@ -61,6 +61,12 @@ bool isDegenerateZebin(llvm::StringRef binary);
 /// finding the section; codeSize stays 0). Any malformed input is an error.
 llvm::Expected<ZebinInfo> parseZeInfo(llvm::StringRef zeInfo);
 
+/// The names of the sections whose contents differ between two ELF files
+/// (or that only one has), sorted; "ELF headers" when the sections agree but
+/// the files do not. Empty for identical files.
+llvm::Expected<std::vector<std::string>>
+getDifferingSections(llvm::StringRef first, llvm::StringRef second);
+
 } // namespace mlir::xpu
 
 #endif // XPUCODEGEN_TARGET_NATIVE_ZEBIN_H

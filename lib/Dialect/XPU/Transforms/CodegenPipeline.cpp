@@ -136,6 +136,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.report = options.report;
   native.remarks = options.remarks;
   native.verifyPredictedLarge = options.verifyPredictedLarge;
+  native.verifyDeterminism = options.verifyDeterminism;
   native.validateSPIRV = options.validateSPIRV;
   native.timeoutMs = options.timeoutMs;
   native.memoryLimitMiB = options.memoryLimitMiB;

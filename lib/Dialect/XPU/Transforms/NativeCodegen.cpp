@@ -184,6 +184,7 @@ struct NativeCodegenPass
     options.cacheMaxSize = cacheMaxSizeBytes;
     options.validation = validateSPIRV;
     options.verifyPredictedLarge = verifyPredictedLarge;
+    options.verifyDeterminism = verifyDeterminism;
     options.maxWorkGroupSize = maxWorkGroupSize;
     options.nRegsDefault = nRegsDefault;
     return options;

@@ -199,6 +199,12 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
            "by default: a large prediction is made only outside the "
            "uncertain band, where no calibration kernel was best in small "
            "(docs/RegisterPressure.md), so the build is saved">,
+    Option<"verifyDeterminism", "verify-determinism", "bool",
+           /*default=*/"false",
+           "Debugging: build every module twice (a cached build is compared "
+           "with a fresh one) and warn, naming the module and the differing "
+           "sections, when the compiler answers differently. The first "
+           "result is kept: the output does not change">,
     Option<"timeoutMs", "timeout-ms", "uint64_t", /*default=*/"300000",
            "Wall-clock limit per compile, in milliseconds (0: none)">,
     Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",

@@ -199,6 +199,11 @@ struct CodegenPipelineOptions
                      "build small too and keep the lesser (off: trust the "
                      "prediction, made only outside the uncertain band)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> verifyDeterminism{
+      *this, "verify-determinism",
+      llvm::cl::desc("Debugging: build every module twice and warn about "
+                     "differences (the first result is kept)"),
+      llvm::cl::init(false)};
 };
 
 /// Adds the whole flow: attach the target, resolve GRF modes, lower
