@@ -7,6 +7,8 @@
 #ifndef XPUCODEGEN_UNITTESTS_NATIVE_TESTINPUTS_H
 #define XPUCODEGEN_UNITTESTS_NATIVE_TESTINPUTS_H
 
+#include "XPUCodegen/Target/Worker/WorkerPool.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -27,6 +29,18 @@ inline std::string readInput(llvm::StringRef name) {
     return "";
   }
   return (*buffer)->getBuffer().str();
+}
+
+/// A successful worker reply carrying `<stem>.zebin` and `<stem>.log` from
+/// test/Inputs/Native.
+inline WorkerResponse responseFor(llvm::StringRef stem) {
+  WorkerResponse response;
+  response.succeeded = true;
+  std::string binary = readInput((stem + ".zebin").str());
+  response.binary.assign(binary.begin(), binary.end());
+  response.log = readInput((stem + ".log").str());
+  response.compileMs = 12.5;
+  return response;
 }
 
 } // namespace mlir::xpu::test
