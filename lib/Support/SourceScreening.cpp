@@ -325,5 +325,10 @@ std::optional<SourceRefusal> Screen::run() {
 } // namespace
 
 std::optional<SourceRefusal> mlir::xpu::screenSource(llvm::StringRef text) {
+  // Bytecode is not text: its bytes (a dense constant of '[' bytes, say)
+  // are no brackets. It starts with MLIR's bytecode magic (mlir::isBytecode,
+  // which this MLIR-free library cannot call).
+  if (text.starts_with("ML\xEFR"))
+    return std::nullopt;
   return Screen(text).run();
 }

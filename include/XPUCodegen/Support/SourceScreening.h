@@ -44,7 +44,7 @@ struct SourceRefusal {
 /// nesting deeper than kMaxSourceNesting, or an `#xegpu.layout` whose
 /// sg_layout, sg_data, inst_data, lane_layout or lane_data holds a value
 /// below 1 or whose order is not a permutation. String literals and
-/// comments do not count.
+/// comments do not count. Bytecode is not screened.
 std::optional<SourceRefusal> screenSource(llvm::StringRef text);
 
 } // namespace mlir::xpu
