@@ -410,15 +410,21 @@ CompileCache::lookupShared(llvm::StringRef key) const {
   return result;
 }
 
-std::optional<std::string> CompileCache::lookup(llvm::StringRef key) const {
+std::optional<std::string> CompileCache::lookup(llvm::StringRef key,
+                                                bool *fromShared) const {
+  if (fromShared)
+    *fromShared = false;
   if (std::optional<std::string> payload = lookupLocal(key))
     return payload;
-  return lookupShared(key);
+  std::optional<std::string> payload = lookupShared(key);
+  if (fromShared)
+    *fromShared = payload.has_value();
+  return payload;
 }
 
-std::optional<std::string>
-CompileCache::lookupOrClaim(llvm::StringRef key) const {
-  if (std::optional<std::string> payload = lookup(key))
+std::optional<std::string> CompileCache::lookupOrClaim(llvm::StringRef key,
+                                                       bool *fromShared) const {
+  if (std::optional<std::string> payload = lookup(key, fromShared))
     return payload;
   if (!shared || !isValidKey(key) || shared->getConfig().lockTime.count() == 0)
     return std::nullopt;
@@ -429,6 +435,8 @@ CompileCache::lookupOrClaim(llvm::StringRef key) const {
   auto claimed = [&] {
     if (std::optional<std::string> payload = lookupShared(key)) {
       releaseClaim(key);
+      if (fromShared)
+        *fromShared = true;
       return payload;
     }
     return std::optional<std::string>();
@@ -446,8 +454,11 @@ CompileCache::lookupOrClaim(llvm::StringRef key) const {
   while (std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(interval);
     interval = std::min(interval * 2, std::chrono::milliseconds(200));
-    if (std::optional<std::string> payload = lookupShared(key))
+    if (std::optional<std::string> payload = lookupShared(key)) {
+      if (fromShared)
+        *fromShared = true;
       return payload;
+    }
     std::optional<bool> locked = shared->exists(lock);
     if (!locked)
       return std::nullopt;
@@ -476,6 +487,24 @@ llvm::Error CompileCache::store(llvm::StringRef key,
 
 std::vector<std::string> CompileCache::takeWarnings() const {
   return shared ? shared->takeWarnings() : std::vector<std::string>();
+}
+
+static std::chrono::steady_clock::duration toDuration(double ms) {
+  // Measured times are finite and bounded; anything else earns nothing.
+  if (!(ms > 0) || ms > 1e9)
+    return {};
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double, std::milli>(ms));
+}
+
+void CompileCache::creditSharedHit(double savedMs) const {
+  if (shared)
+    shared->creditHit(toDuration(savedMs));
+}
+
+void CompileCache::creditStoredBuild(double builtMs) const {
+  if (shared)
+    shared->creditStoredBuild(toDuration(builtMs));
 }
 
 std::optional<std::string>

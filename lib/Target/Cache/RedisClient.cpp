@@ -173,8 +173,8 @@ RedisConnection::connect(const RedisURL &url, const RedisTimeouts &timeouts) {
 #endif
   if (url.db != 0) {
     std::string db = std::to_string(url.db);
-    Expected<RedisReply> reply =
-        connection->command({"SELECT", db}, RedisStatus);
+    Expected<RedisReply> reply = connection->command(
+        {"SELECT", db}, RedisStatus, 64 * 1024, timeouts.connect);
     if (!reply)
       return reply.takeError();
     if (!reply->isStatus("OK"))
@@ -331,9 +331,10 @@ Expected<RedisReply> RedisConnection::readReply(unsigned accepted,
   }
 }
 
-Expected<RedisReply> RedisConnection::command(ArrayRef<StringRef> args,
-                                              unsigned accepted,
-                                              uint64_t maxReplyBytes) {
+Expected<RedisReply>
+RedisConnection::command(ArrayRef<StringRef> args, unsigned accepted,
+                         uint64_t maxReplyBytes,
+                         std::optional<std::chrono::milliseconds> timeout) {
   if (!usable)
     return ioError(formatv("{0}: connection already failed", address));
   auto result = [&]() -> Expected<RedisReply> {
@@ -349,7 +350,9 @@ Expected<RedisReply> RedisConnection::command(ArrayRef<StringRef> args,
     if (length < 0 || !formatted)
       return ioError("cannot format a Redis command");
     llvm::scope_exit freeCommand([&] { redisFreeCommand(formatted); });
-    Clock::time_point deadline = Clock::now() + timeouts.command;
+    Clock::time_point deadline =
+        Clock::now() +
+        std::min(timeouts.command, timeout.value_or(timeouts.command));
     if (Error error = sendAll(StringRef(formatted, size_t(length)), deadline))
       return std::move(error);
     return readReply(accepted, maxReplyBytes, deadline);

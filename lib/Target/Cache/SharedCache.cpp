@@ -84,9 +84,14 @@ mlir::xpu::resolveSharedCache(StringRef option) {
       getEnvMs("XPU_CODEGEN_CACHE_LOCK_MS", 10000, true);
   if (!lock)
     return lock.takeError();
+  Expected<std::chrono::milliseconds> allowance =
+      getEnvMs("XPU_CODEGEN_CACHE_BUDGET_MS", 1000, true);
+  if (!allowance)
+    return allowance.takeError();
   config.timeouts.connect = *connect;
   config.timeouts.command = *command;
   config.lockTime = *lock;
+  config.budgetAllowance = *allowance;
   return config;
 }
 
@@ -134,9 +139,10 @@ std::shared_ptr<SharedCacheTier>
 SharedCacheTier::get(const SharedCacheConfig &config) {
   SharedCacheRegistry &registry = SharedCacheRegistry::get();
   std::string id =
-      formatv("{0} {1} {2} {3} {4}", config.url.str(),
+      formatv("{0} {1} {2} {3} {4} {5}", config.url.str(),
               config.timeouts.connect.count(), config.timeouts.command.count(),
-              config.lockTime.count(), config.maxValueBytes);
+              config.lockTime.count(), config.maxValueBytes,
+              config.budgetAllowance.count());
   std::lock_guard<std::mutex> lock(registry.mutex);
   std::shared_ptr<SharedCacheTier> &tier = registry.tiers[id];
   if (!tier)
@@ -145,7 +151,7 @@ SharedCacheTier::get(const SharedCacheConfig &config) {
 }
 
 SharedCacheTier::SharedCacheTier(const SharedCacheConfig &config)
-    : config(config), ownerPid(::getpid()) {}
+    : config(config), budget(config.budgetAllowance), ownerPid(::getpid()) {}
 
 void SharedCacheTier::dropConnectionsAfterFork() {
   // The sockets are the parent's too: close only this process's
@@ -172,7 +178,15 @@ void SharedCacheTier::markFailed(const std::string &message) {
 
 bool SharedCacheTier::isAvailable() {
   std::lock_guard<std::mutex> lock(mutex);
-  return Clock::now() >= unavailableUntil;
+  return Clock::now() >= unavailableUntil && !budget.isSpent();
+}
+
+void SharedCacheTier::creditHit(Clock::duration saved) {
+  budget.creditHit(saved);
+}
+
+void SharedCacheTier::creditStoredBuild(Clock::duration built) {
+  budget.creditStoredBuild(built);
 }
 
 std::vector<std::string> SharedCacheTier::takeWarnings() {
@@ -184,42 +198,43 @@ SharedCacheTier::Outcome SharedCacheTier::run(ArrayRef<StringRef> args,
                                               unsigned accepted,
                                               uint64_t maxReplyBytes,
                                               RedisReply &reply) {
-  std::unique_ptr<RedisConnection> connection;
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (ownerPid != ::getpid())
       dropConnectionsAfterFork();
     if (Clock::now() < unavailableUntil)
       return Outcome::Unavailable;
-    if (!idle.empty()) {
-      connection = std::move(idle.back());
-      idle.pop_back();
-    }
   }
-  if (!connection) {
-    Expected<std::unique_ptr<RedisConnection>> connected =
-        RedisConnection::connect(config.url, config.timeouts);
-    if (!connected) {
-      std::string message = toString(connected.takeError());
-      std::lock_guard<std::mutex> lock(mutex);
-      markFailed(message);
-      return Outcome::Unavailable;
-    }
-    connection = std::move(*connected);
-  }
+  Clock::time_point start = Clock::now();
+  std::optional<std::chrono::milliseconds> allowed = budget.begin(start);
+  if (!allowed)
+    return Outcome::Unavailable;
   Expected<RedisReply> result =
-      connection->command(args, accepted, maxReplyBytes);
+      runOnConnection(args, accepted, maxReplyBytes, *allowed);
+  Clock::time_point end = Clock::now();
+  bool spentNow = budget.end(start, end);
+  // A slow server that ran into the budget is not a failing one.
+  bool ranIntoBudget = end - start >= *allowed;
   std::lock_guard<std::mutex> lock(mutex);
+  if (spentNow) {
+    idle.clear();
+    warned = true;
+    warnings.push_back(formatv("shared compile cache {0} is too slow: {1}; "
+                               "using the local cache only from now on",
+                               config.url.str(), budget.describe())
+                           .str());
+  }
   if (!result) {
     Outcome outcome = Outcome::Unavailable;
     handleAllErrors(
         result.takeError(),
         [&](const RedisReplyTooLargeError &) { outcome = Outcome::TooLarge; },
-        [&](const ErrorInfoBase &error) { markFailed(error.message()); });
+        [&](const ErrorInfoBase &error) {
+          if (!spentNow && !ranIntoBudget)
+            markFailed(error.message());
+        });
     return outcome;
   }
-  if (idle.size() < kMaxIdle && ownerPid == ::getpid())
-    idle.push_back(std::move(connection));
   reply = std::move(*result);
   if (reply.kind == RedisReply::Kind::Error) {
     ++failures;
@@ -229,6 +244,37 @@ SharedCacheTier::Outcome SharedCacheTier::run(ArrayRef<StringRef> args,
                  .str());
   }
   return Outcome::Reply;
+}
+
+Expected<RedisReply>
+SharedCacheTier::runOnConnection(ArrayRef<StringRef> args, unsigned accepted,
+                                 uint64_t maxReplyBytes,
+                                 std::chrono::milliseconds timeout) {
+  std::unique_ptr<RedisConnection> connection;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!idle.empty()) {
+      connection = std::move(idle.back());
+      idle.pop_back();
+    }
+  }
+  if (!connection) {
+    RedisTimeouts timeouts = config.timeouts;
+    timeouts.connect = std::min(timeouts.connect, timeout);
+    Expected<std::unique_ptr<RedisConnection>> connected =
+        RedisConnection::connect(config.url, timeouts);
+    if (!connected)
+      return connected.takeError();
+    connection = std::move(*connected);
+  }
+  Expected<RedisReply> result =
+      connection->command(args, accepted, maxReplyBytes, timeout);
+  if (!result)
+    return result;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (idle.size() < kMaxIdle && ownerPid == ::getpid() && !budget.isSpent())
+    idle.push_back(std::move(connection));
+  return result;
 }
 
 std::optional<std::string> SharedCacheTier::getValue(StringRef key) {

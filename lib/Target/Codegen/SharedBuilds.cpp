@@ -139,9 +139,11 @@ std::shared_ptr<SharedBuild> NativeCodegenDriver::Batch::runSharedBuild(
     return outcome;
   }
   outcome->attempt = std::move(*attempt);
-  if (impl.cache)
+  if (impl.cache) {
+    impl.cache->creditStoredBuild(outcome->attempt->compileMs);
     impl.noteCacheStore(
         impl.cache->store(key, serializeBuildAttempt(*outcome->attempt)));
+  }
   if (options.verifyDeterminism)
     verifyDeterminism(request, module, *outcome->attempt, /*cached=*/false);
   return outcome;
@@ -181,7 +183,9 @@ std::optional<BuildAttempt> NativeCodegenDriver::Batch::lookupCachedBuild(
     llvm::StringRef key) const {
   // With a shared tier, this may wait (bounded) for another process that
   // builds the same key, or claim the key for this one (see CompileCache).
-  std::optional<std::string> payload = impl.cache->lookupOrClaim(key);
+  bool fromShared = false;
+  std::optional<std::string> payload =
+      impl.cache->lookupOrClaim(key, &fromShared);
   if (!payload)
     return std::nullopt;
   llvm::Expected<BuildAttempt> cached = deserializeBuildAttempt(*payload);
@@ -192,6 +196,9 @@ std::optional<BuildAttempt> NativeCodegenDriver::Batch::lookupCachedBuild(
   if (cached->mode != mode || cached->buildFlags != flags ||
       llvm::errorToBool(checkBuild(*cached, module)))
     return std::nullopt;
+  // What the shared tier may cost is budgeted against what it saves.
+  if (fromShared)
+    impl.cache->creditSharedHit(cached->compileMs);
   cached->compileMs = 0;
   return std::move(*cached);
 }

@@ -72,14 +72,17 @@ public:
   /// (a FIFO, a device, a symlink) or is larger than any entry. Keys are
   /// lower-case hex, >= 4 digits; any other key is a miss. Then, with a
   /// shared tier, its value for `key`, verified the same way (any failure
-  /// is a miss) and copied into the directory.
-  std::optional<std::string> lookup(llvm::StringRef key) const;
+  /// is a miss) and copied into the directory. `fromShared` (if given)
+  /// says whether the payload came from the shared tier.
+  std::optional<std::string> lookup(llvm::StringRef key,
+                                    bool *fromShared = nullptr) const;
 
   /// lookup(), and on a miss with a shared tier that has single flight: the
   /// first process to claim `key` gets std::nullopt and builds it (its
   /// store() or releaseClaim() ends the claim); the others wait up to the
   /// lock time for that entry, then get std::nullopt and build too.
-  std::optional<std::string> lookupOrClaim(llvm::StringRef key) const;
+  std::optional<std::string> lookupOrClaim(llvm::StringRef key,
+                                           bool *fromShared = nullptr) const;
   /// Ends this process's claim on `key` without storing (a failed build).
   void releaseClaim(llvm::StringRef key) const;
 
@@ -104,6 +107,12 @@ public:
 
   /// The shared tier's one warning of this process, once.
   std::vector<std::string> takeWarnings() const;
+
+  /// What the shared tier earned, against which its commands' time is
+  /// budgeted (SharedCacheBudget.h): a hit from it that saved a build of
+  /// `savedMs`; a build of `builtMs` whose entry it keeps for others.
+  void creditSharedHit(double savedMs) const;
+  void creditStoredBuild(double builtMs) const;
 
   /// Compiler identities, so that a fully cached run starts no compiler
   /// worker. `context` names what selects the compiler (backend, worker

@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace mlir::xpu {
@@ -88,7 +89,7 @@ class RedisConnection {
 public:
   /// Connects within `timeouts.connect` (name resolution is the system
   /// resolver's, bounded by its own timeouts) and selects the URL's
-  /// database.
+  /// database (within `timeouts.connect` again).
   static llvm::Expected<std::unique_ptr<RedisConnection>>
   connect(const RedisURL &url, const RedisTimeouts &timeouts);
   ~RedisConnection();
@@ -98,9 +99,11 @@ public:
   /// protocol violation, a reply of a type not in `accepted`, a reply of
   /// more than `maxReplyBytes` bytes); an error reply of the server
   /// (`-OOM ...`) is a RedisReply of kind Error and leaves it usable.
-  llvm::Expected<RedisReply> command(llvm::ArrayRef<llvm::StringRef> args,
-                                     unsigned accepted,
-                                     uint64_t maxReplyBytes = 64 * 1024);
+  /// `timeout`, when shorter, replaces the command timeout for this call.
+  llvm::Expected<RedisReply>
+  command(llvm::ArrayRef<llvm::StringRef> args, unsigned accepted,
+          uint64_t maxReplyBytes = 64 * 1024,
+          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
   /// False once a command failed with an llvm::Error.
   bool isUsable() const { return usable; }

@@ -8,11 +8,13 @@
 // $XPU_CODEGEN_CACHE_URL): whole verified cache entries as Redis string
 // values, so that a team or a CI fleet compiles each kernel once. One
 // SharedCacheTier per URL and process holds the connections, the failure
-// state and the one warning: a server that cannot be reached or fails is
-// left alone for a while (local cache only) and the process warns once;
-// no compile ever fails or hangs for it. Every command has a deadline and a
-// bound on what it reads; values are only ever used after CompileCache
-// verified them exactly like local entries. Independent of MLIR.
+// state, the budget and the one warning: a server that cannot be reached
+// or fails is left alone for a while (local cache only) and the process
+// warns once; a server whose commands cost more than the tier saves is
+// dropped (SharedCacheBudget.h); no compile ever fails or hangs for it. Every
+// command has a deadline and a bound on what it reads; values are only ever
+// used after CompileCache verified them exactly like local entries. Independent
+// of MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #define XPUCODEGEN_TARGET_CACHE_SHAREDCACHE_H
 
 #include "XPUCodegen/Target/Cache/RedisClient.h"
+#include "XPUCodegen/Target/Cache/SharedCacheBudget.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -44,6 +47,9 @@ struct SharedCacheConfig {
   std::chrono::milliseconds lockTime{10000};
   /// Values (whole entries) larger than this are neither stored nor read.
   uint64_t maxValueBytes = uint64_t(64) << 20;
+  /// What the tier's commands may cost beyond what it earned (the builds
+  /// its hits saved, a share of those it keeps for others).
+  std::chrono::milliseconds budgetAllowance{1000};
 };
 
 /// The shared tier for the `cache-url` option value: "none" disables it
@@ -51,7 +57,8 @@ struct SharedCacheConfig {
 /// $XPU_CODEGEN_CACHE_URL (which may also be "none" or empty). Timeouts and
 /// the lock time come from $XPU_CODEGEN_CACHE_CONNECT_TIMEOUT_MS (default
 /// 1000), $XPU_CODEGEN_CACHE_TIMEOUT_MS (default 5000) and
-/// $XPU_CODEGEN_CACHE_LOCK_MS (default 10000; 0 disables single flight).
+/// $XPU_CODEGEN_CACHE_LOCK_MS (default 10000; 0 disables single flight),
+/// the budget allowance from $XPU_CODEGEN_CACHE_BUDGET_MS (default 1000).
 /// An invalid value is an error naming the option or variable.
 llvm::Expected<std::optional<SharedCacheConfig>>
 resolveSharedCache(llvm::StringRef option);
@@ -81,11 +88,17 @@ public:
   /// Whether `key` exists; std::nullopt when the server is unavailable.
   std::optional<bool> exists(llvm::StringRef key);
 
-  /// False while the server is considered unavailable.
+  /// Credits the budget with a hit of this tier that saved a build of
+  /// `saved`, or with a build of `built` whose entry it keeps for others.
+  void creditHit(std::chrono::steady_clock::duration saved);
+  void creditStoredBuild(std::chrono::steady_clock::duration built);
+
+  /// False while the server is considered unavailable, and for good once
+  /// the budget is spent.
   bool isAvailable();
 
   /// This process's one warning about the tier (unreachable, failing,
-  /// refusing stores), once; then nothing.
+  /// refusing stores, too slow for its budget), once; then nothing.
   std::vector<std::string> takeWarnings();
 
   /// Commands that failed (I/O, timeout, protocol) and server error
@@ -97,14 +110,19 @@ public:
 private:
   friend struct SharedCacheRegistry;
   enum class Outcome { Reply, TooLarge, Unavailable };
-  /// Runs one command on an idle or new connection.
+  /// Runs one command within the budget.
   Outcome run(llvm::ArrayRef<llvm::StringRef> args, unsigned accepted,
               uint64_t maxReplyBytes, RedisReply &reply);
+  /// Runs one command on an idle or new connection within `timeout`.
+  llvm::Expected<RedisReply>
+  runOnConnection(llvm::ArrayRef<llvm::StringRef> args, unsigned accepted,
+                  uint64_t maxReplyBytes, std::chrono::milliseconds timeout);
   void markFailed(const std::string &message);
   void warnOnce(const std::string &message);
   void dropConnectionsAfterFork();
 
   SharedCacheConfig config;
+  SharedCacheBudget budget;
   std::mutex mutex;
   std::vector<std::unique_ptr<RedisConnection>> idle;
   std::chrono::steady_clock::time_point unavailableUntil{};

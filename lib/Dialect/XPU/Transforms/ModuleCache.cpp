@@ -440,6 +440,20 @@ FailureOr<std::vector<llvm::json::Value>> mlir::xpu::takeModuleCacheHit(
   return entries;
 }
 
+/// What the builds behind a stored report took (its attempts'
+/// compile_ms): the least a hit on it saves.
+static double getCompileMs(const llvm::json::Value &report) {
+  double ms = 0;
+  if (const llvm::json::Array *entries = report.getAsArray())
+    for (const llvm::json::Value &entry : *entries)
+      if (const llvm::json::Object *object = entry.getAsObject())
+        if (const llvm::json::Array *attempts = object->getArray("attempts"))
+          for (const llvm::json::Value &attempt : *attempts)
+            if (const llvm::json::Object *fields = attempt.getAsObject())
+              ms += fields->getNumber("compile_ms").value_or(0);
+  return ms;
+}
+
 //===----------------------------------------------------------------------===//
 // xpu-module-cache
 //===----------------------------------------------------------------------===//
@@ -462,13 +476,18 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
           !llvm::all_of(targets, llvm::IsaPred<TargetAttr>))
         continue;
       std::string digest = getModuleCacheDigest(module, pipelineKey);
+      bool fromShared = false;
       if (std::optional<std::string> key =
               getModuleCacheKey(*cache, digest, getXPUTargets(module),
                                 backend.getValue(), compilerRoot))
-        if (std::optional<std::string> payload = cache->lookup(*key)) {
+        if (std::optional<std::string> payload =
+                cache->lookup(*key, &fromShared)) {
           llvm::Expected<ModuleCacheRecord> record =
               deserializeModuleCacheRecord(*payload);
-          if (record && succeeded(replay(module, *record))) {
+          double savedMs = 0;
+          if (record && succeeded(replay(module, *record, savedMs))) {
+            if (fromShared)
+              cache->creditSharedHit(savedMs);
             ++numHits;
             continue;
           }
@@ -490,8 +509,8 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
   /// launches as the cold run did. Anything that does not fit (an entry
   /// that does not read back, names taken in this file) is a miss, with
   /// the IR untouched.
-  LogicalResult replay(gpu::GPUModuleOp module,
-                       const ModuleCacheRecord &record) {
+  LogicalResult replay(gpu::GPUModuleOp module, const ModuleCacheRecord &record,
+                       double &savedMs) {
     MLIRContext *context = &getContext();
     OwningOpRef<ModuleOp> holder = ModuleOp::create(UnknownLoc::get(context));
     {
@@ -540,6 +559,7 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
         llvm::consumeError(report.takeError());
         return failure();
       }
+      savedMs += getCompileMs(*report);
       llvm::json::Array diagnostics;
       for (const auto &[severity, message] : entry.diagnostics)
         diagnostics.push_back(
