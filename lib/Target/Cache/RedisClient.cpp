@@ -190,10 +190,11 @@ RedisConnection::~RedisConnection() = default;
 static Error waitFor(int fd, short events, Clock::time_point deadline,
                      StringRef address) {
   for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - Clock::now());
-    if (left.count() <= 0)
+    Clock::time_point now = Clock::now();
+    if (now >= deadline)
       return ioError(formatv("{0}: timed out", address));
+    // Rounded up: never a timeout before the deadline.
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
     pollfd pfd{fd, events, 0};
     int ready = ::poll(&pfd, 1, int(std::min<int64_t>(left.count(), INT_MAX)));
     if (ready > 0)
