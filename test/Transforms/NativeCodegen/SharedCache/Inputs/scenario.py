@@ -306,8 +306,8 @@ def slow(dir):
         start = time.time()
         p = subprocess.run(["xpu-opt", input,
                             f"--xpu-codegen-pipeline={options}", "-o", out],
-                           env=child_env(), capture_output=True, text=True,
-                           timeout=900)
+                           env=child_env(XPU_CODEGEN_CACHE_BUDGET_MS=1000),
+                           capture_output=True, text=True, timeout=900)
         check(p.returncode == 0, p.stderr)
         import json
         modules = json.load(open(report))["modules"]
