@@ -11,13 +11,19 @@ the tools and counts, per kind, what happened to each input:
           grf_count, a cache hit with another binary, ...)
 
 Usage: sweep.py BUILD_DIR [--spirv N] [--zebin N] [--cache N] [--attrs N]
-       [--seed S] [--json OUT]
+       [--dimension NAME=N ...] [--seed S] [--json OUT]
+
+The dimensions of issue 26 live in their own modules next to this one
+(DIMENSIONS below), each with a LABEL and a sweep(build, count, rng, work)
+returning the same counts; `--dimension NAME=N` sets how many inputs one
+gets (0 skips it).
 
 Everything runs against BUILD_DIR (xpu-opt, the Python package in
 BUILD_DIR/python_packages). Corruptions are random but seeded.
 """
 
 import argparse
+import importlib
 import json
 import os
 import random
@@ -33,6 +39,16 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 INPUTS = REPO / "test" / "Inputs" / "Native"
 KINDS = ("tried", "crashed", "hung", "clean", "ok", "wrong")
+# Dimension modules and how many inputs each gets by default.
+DIMENSIONS = {
+    "printing_flags": 40,
+    "stale_replies": 30,
+    "link_aliasing": 30,
+    "worker_starts": 20,
+    "slow_server": 6,
+    "upstream_verifiers": 160,
+    "special_files": 52,
+}
 
 
 def new_counts():
@@ -353,6 +369,18 @@ def sweep_attrs(build, count, rng, work):
     return counts
 
 
+def parse_dimensions(parser, items):
+    """--dimension NAME=N values over the defaults."""
+    dimensions = dict(DIMENSIONS)
+    for item in items:
+        name, _, count = item.partition("=")
+        if name not in DIMENSIONS or not count.isdigit():
+            parser.error(f"--dimension {item!r}: expected NAME=N with NAME "
+                         "one of " + ", ".join(DIMENSIONS))
+        dimensions[name] = int(count)
+    return dimensions
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build", type=Path)
@@ -360,10 +388,15 @@ def main():
     parser.add_argument("--zebin", type=int, default=2000)
     parser.add_argument("--cache", type=int, default=50)
     parser.add_argument("--attrs", type=int, default=300)
+    parser.add_argument("--dimension", action="append", default=[],
+                        metavar="NAME=N",
+                        help="inputs for one of: " + ", ".join(DIMENSIONS))
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
+    dimensions = parse_dimensions(parser, args.dimension)
     build = args.build.resolve()
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
     sys.path.insert(0, str(build / "python_packages"))
     os.environ["PYTHONPATH"] = str(build / "python_packages")
     rng = random.Random(args.seed)
@@ -382,6 +415,14 @@ def main():
                 folder.mkdir()
                 results[name] = fn(build, n, rng, folder)
                 print(name, results[name], flush=True)
+        for module, n in dimensions.items():
+            if n:
+                dimension = importlib.import_module(module)
+                folder = work / module
+                folder.mkdir()
+                results[dimension.LABEL] = dimension.sweep(build, n, rng,
+                                                           folder)
+                print(dimension.LABEL, results[dimension.LABEL], flush=True)
     print()
     print("| input | " + " | ".join(KINDS) + " |")
     print("|---|" + "---|" * len(KINDS))
