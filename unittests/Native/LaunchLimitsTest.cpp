@@ -36,6 +36,8 @@ struct FakeCompiler {
   };
   std::map<BuildGRF, Build> builds;
   std::vector<BuildGRF> built;
+  /// The kernels of every build, each measured the same.
+  std::vector<std::string> kernels = {"k"};
 
   Expected<BuildAttempt> operator()(BuildGRF mode) {
     built.push_back(mode);
@@ -44,16 +46,18 @@ struct FakeCompiler {
     attempt.mode = mode;
     attempt.buildFlags = getBuildFlags(mode, WorkerBackend::Ocloc, "");
     attempt.spillSize = b.spill;
-    KernelMeasurement kernel;
-    kernel.name = "k";
-    kernel.grfCount = b.grfCount ? b.grfCount
-                      : mode == BuildGRF::Large || mode == BuildGRF::IGCAuto
-                          ? 256
-                          : 128;
-    kernel.simd = b.simd;
-    kernel.spillSize = b.spill;
-    kernel.scratchSize = b.scratch;
-    attempt.kernels.push_back(kernel);
+    for (const std::string &name : kernels) {
+      KernelMeasurement kernel;
+      kernel.name = name;
+      kernel.grfCount = b.grfCount ? b.grfCount
+                        : mode == BuildGRF::Large || mode == BuildGRF::IGCAuto
+                            ? 256
+                            : 128;
+      kernel.simd = b.simd;
+      kernel.spillSize = b.spill;
+      kernel.scratchSize = b.scratch;
+      attempt.kernels.push_back(kernel);
+    }
     return attempt;
   }
 };
@@ -221,15 +225,24 @@ TEST(LaunchLimitsTest, NoLimitsWithoutADevice) {
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
 }
 
-TEST(LaunchLimitsTest, AWorkGroupNoModeRunsFailsBeforeBuilding) {
+/// decideLaunchableGRF on pvc's ladder, measured auto.
+Expected<GRFDecision> decideLaunchable(GRFPolicy policy,
+                                       const LaunchLimits &limits,
+                                       bool strictLaunch,
+                                       FakeCompiler &compiler) {
+  return decideLaunchableGRF(
+      policy, AutoStrategy::Measure, /*spillThreshold=*/0, BuildPlan::Measure,
+      getBuildLadder(*lookupDevice("pvc")), limits, strictLaunch,
+      [&](BuildGRF mode) { return compiler(mode); });
+}
+
+TEST(LaunchLimitsTest, AWorkGroupNoModeRunsFailsBeforeBuildingWhenStrict) {
   // 2048 work-items: pvc runs at most 1024 in any mode, at any SIMD width.
   for (GRFPolicy policy : {GRFPolicy::Auto, GRFPolicy::Small, GRFPolicy::Large,
                            GRFPolicy::Default}) {
     FakeCompiler compiler;
-    Expected<GRFDecision> d = decideLaunchableGRF(
-        policy, AutoStrategy::Measure, /*spillThreshold=*/0, BuildPlan::Measure,
-        getBuildLadder(*lookupDevice("pvc")), pvcLimits(2048),
-        [&](BuildGRF mode) { return compiler(mode); });
+    Expected<GRFDecision> d = decideLaunchable(policy, pvcLimits(2048),
+                                               /*strictLaunch=*/true, compiler);
     ASSERT_FALSE(bool(d));
     std::optional<OutOfResourcesError> error = takeResources(d.takeError());
     ASSERT_TRUE(error);
@@ -247,6 +260,81 @@ TEST(LaunchLimitsTest, AWorkGroupNoModeRunsFailsBeforeBuilding) {
   EXPECT_FALSE(checkAnyMode(pvcLimits(1024, 16)));
   EXPECT_FALSE(checkAnyMode(pvcLimits(0)));
   EXPECT_FALSE(checkAnyMode(LaunchLimits()));
+}
+
+/// pvc limits for a module of `k` (512 work-items at SIMD16: small and large
+/// run it) and `huge` (2048: no mode runs it), and a compiler where small
+/// spills and large does not.
+LaunchLimits siblingLimits(FakeCompiler &compiler) {
+  LaunchLimits limits = pvcLimits(512, 16);
+  limits.kernels.push_back({"huge", 2048, 16});
+  compiler.kernels = {"k", "huge"};
+  compiler.builds[BuildGRF::Small] = {64, 16, 64, 0};
+  compiler.builds[BuildGRF::Large] = {0, 16, 0, 0};
+  return limits;
+}
+
+TEST(LaunchLimitsTest, ADeclaredWorkGroupNoModeRunsIsAWarningOnly) {
+  // `huge` is built and warned about; it does not rule out large for `k`
+  // (large runs 512 at SIMD16 on pvc), before or after the build.
+  for (GRFPolicy policy : {GRFPolicy::Auto, GRFPolicy::Large}) {
+    FakeCompiler compiler;
+    LaunchLimits limits = siblingLimits(compiler);
+    Expected<GRFDecision> d =
+        decideLaunchable(policy, limits, /*strictLaunch=*/false, compiler);
+    ASSERT_TRUE(bool(d)) << toString(d.takeError());
+    EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
+    EXPECT_TRUE(d->workgroupLimit.empty()) << d->workgroupLimit;
+    ASSERT_EQ(d->launchWarnings.size(), 1u);
+    EXPECT_EQ(d->launchWarnings.front(),
+              "cannot launch in any GRF mode: kernel 'huge' has a work-group "
+              "of 2048 work-items; 128-register GRF mode on pvc runs at most "
+              "1024 at SIMD16 (8 vector engines x 8 threads x 16 lanes, device "
+              "limit 1024), the most of any mode; it is built, but the driver "
+              "will refuse to launch it with that work-group, and it does not "
+              "constrain the GRF mode of the kernels that share its binary "
+              "(strict-launch=true makes this an error)");
+  }
+  // strict-launch keeps the module's error, before anything is built.
+  FakeCompiler compiler;
+  LaunchLimits limits = siblingLimits(compiler);
+  Expected<GRFDecision> d = decideLaunchable(GRFPolicy::Auto, limits,
+                                             /*strictLaunch=*/true, compiler);
+  std::optional<OutOfResourcesError> error = takeResources(d.takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->required, 2048);
+  EXPECT_TRUE(compiler.built.empty());
+}
+
+TEST(LaunchLimitsTest, ExemptsOnlyDeclaredWorkGroupsThatFitNoMode) {
+  LaunchLimits limits = pvcLimits(256, 16);
+  limits.kernels.push_back({"huge", 2048, 16});
+  limits.kernels.push_back({"no_size", 0, 0});
+  limits.defaultWorkGroupSize = 512;
+  std::vector<std::string> warnings = exemptUnlaunchable(limits);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_TRUE(StringRef(warnings.front()).contains("kernel 'huge'"));
+  EXPECT_FALSE(limits.kernels[0].unlaunchable);
+  EXPECT_TRUE(limits.kernels[1].unlaunchable);
+  EXPECT_FALSE(limits.kernels[2].unlaunchable);
+  EXPECT_FALSE(checkAnyMode(limits));
+  // Warned once: a second pass finds nothing new.
+  EXPECT_TRUE(exemptUnlaunchable(limits).empty());
+  // Large (512 at SIMD16) still runs `k` and the option's size.
+  EXPECT_FALSE(limits.checkBeforeBuild(BuildGRF::Large));
+
+  // A size from max-workgroup-size is not the kernel's own: it stays the
+  // module's error, strict or not.
+  LaunchLimits option = pvcLimits(0);
+  option.defaultWorkGroupSize = 2048;
+  EXPECT_TRUE(exemptUnlaunchable(option).empty());
+  FakeCompiler compiler;
+  Expected<GRFDecision> d = decideLaunchable(GRFPolicy::Auto, option,
+                                             /*strictLaunch=*/false, compiler);
+  std::optional<OutOfResourcesError> error = takeResources(d.takeError());
+  ASSERT_TRUE(error);
+  EXPECT_EQ(error->required, 2048);
+  EXPECT_TRUE(compiler.built.empty());
 }
 
 TEST(LaunchLimitsTest, AnUnlaunchableKernelNamesTheKernelsItTakesDown) {

@@ -185,7 +185,7 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
   LinkedPartResult result;
   llvm::Expected<GRFDecision> decision = decideLaunchableGRF(
       module.policy, options.autoStrategy, options.spillThreshold, plan,
-      getBuildLadder(*module.device), limits, partBuild);
+      getBuildLadder(*module.device), limits, options.strictLaunch, partBuild);
   if (!decision) {
     result.error = llvm::toString(decision.takeError());
     return result;

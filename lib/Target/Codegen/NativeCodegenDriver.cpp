@@ -307,7 +307,7 @@ void NativeCodegenDriver::Batch::compileModule(size_t index) {
   llvm::Expected<GRFDecision> decision = decideLaunchableGRF(
       module->policy, options.autoStrategy, options.spillThreshold, plan,
       getBuildLadder(*module->device),
-      getLaunchLimits(request, options, *module),
+      getLaunchLimits(request, options, *module), options.strictLaunch,
       [&](BuildGRF mode) { return build(index, *module, mode); });
   if (!decision) {
     // The validator's verdict is the likeliest explanation: keep it (but

@@ -75,6 +75,10 @@ static void addDecisionSource(llvm::json::Object &entry,
   // Why large GRF was ruled out: the kernels' work-groups cannot run in it.
   if (!result.decision.workgroupLimit.empty())
     entry["workgroup_limit"] = result.decision.workgroupLimit;
+  // Kernels that are built although no GRF mode can launch them.
+  if (!result.decision.launchWarnings.empty())
+    entry["launch_warnings"] =
+        llvm::json::Array(result.decision.launchWarnings);
   if (result.pressure) {
     entry["plan"] = stringifyBuildPlan(result.plan).str();
     entry["pressure"] = llvm::json::Object{

@@ -45,9 +45,14 @@ static unsigned getModeRegisters(BuildGRF mode, const DeviceInfo &device) {
 }
 
 uint64_t LaunchLimits::getWorkGroupSize(StringRef kernel) const {
-  for (const KernelWorkGroup &known : kernels)
-    if (known.name == kernel && known.size)
+  for (const KernelWorkGroup &known : kernels) {
+    if (known.name != kernel)
+      continue;
+    if (known.unlaunchable)
+      return 0;
+    if (known.size)
       return known.size;
+  }
   return defaultWorkGroupSize;
 }
 
@@ -132,6 +137,10 @@ mlir::xpu::checkAnyMode(const LaunchLimits &limits) {
   SmallVector<StringRef> failing, others;
   for (const KernelWorkGroup &kernel :
        limits.kernels.empty() ? ArrayRef(every) : ArrayRef(limits.kernels)) {
+    if (kernel.unlaunchable) {
+      others.push_back(kernel.name);
+      continue;
+    }
     uint64_t size = kernel.size ? kernel.size : limits.defaultWorkGroupSize;
     std::optional<WorkGroupLimit> limit = checkWorkGroup(
         kernel.name, size, *device, registers, getCheckedSimd(kernel, *device));
@@ -157,16 +166,47 @@ mlir::xpu::checkAnyMode(const LaunchLimits &limits) {
   return first;
 }
 
+std::vector<std::string> mlir::xpu::exemptUnlaunchable(LaunchLimits &limits) {
+  std::vector<std::string> warnings;
+  const DeviceInfo *device = limits.device;
+  if (!device || device->grfModes.empty())
+    return warnings;
+  unsigned registers = device->grfModes.front().registers;
+  for (KernelWorkGroup &kernel : limits.kernels) {
+    if (!kernel.size || kernel.unlaunchable)
+      continue;
+    std::optional<WorkGroupLimit> limit =
+        checkWorkGroup(kernel.name, kernel.size, *device, registers,
+                       getCheckedSimd(kernel, *device));
+    if (!limit)
+      continue;
+    kernel.unlaunchable = true;
+    warnings.push_back(
+        "cannot launch in any GRF mode: " + limit->message +
+        ", the most of any mode; it is built, but the driver will refuse to "
+        "launch it with that work-group, and it does not constrain the GRF "
+        "mode of the kernels that share its binary (strict-launch=true makes "
+        "this an error)");
+  }
+  return warnings;
+}
+
 Expected<GRFDecision> mlir::xpu::decideLaunchableGRF(
     GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-    BuildPlan plan, ArrayRef<BuildGRF> ladder, const LaunchLimits &limits,
-    function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+    BuildPlan plan, ArrayRef<BuildGRF> ladder, LaunchLimits limits,
+    bool strictLaunch, function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
+  std::vector<std::string> warnings;
+  if (!strictLaunch)
+    warnings = exemptUnlaunchable(limits);
   if (std::optional<UnlaunchableKernel> kernel = checkAnyMode(limits))
     return make_error<OutOfResourcesError>(
         kWorkGroupResource, kernel->limit.required, kernel->limit.limit,
         kernel->limit.message);
-  return decideGRF(policy, strategy, spillThreshold, plan, ladder, limits,
-                   build);
+  Expected<GRFDecision> decision =
+      decideGRF(policy, strategy, spillThreshold, plan, ladder, limits, build);
+  if (decision)
+    decision->launchWarnings = std::move(warnings);
+  return decision;
 }
 
 Error LaunchLimits::checkBuild(const BuildAttempt &attempt) const {

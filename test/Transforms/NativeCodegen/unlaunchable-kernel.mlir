@@ -1,17 +1,18 @@
-// A kernel whose work-group no GRF mode runs (pvc: at most 1024 work-items)
-// fails its module, whose kernels share one binary: the error is at the
+// With strict-launch=true, a kernel whose work-group no GRF mode runs (pvc:
+// at most 1024 work-items) fails its module, whose kernels share one binary
+// (without it, a warning: unlaunchable-attributions.mlir): the error is at the
 // kernel, the module's report entry names it, says that the module's other
 // kernels were not built with it and how to split the module, and the other
 // modules compile (the tool exits non-zero).
 // REQUIRES: ocloc
-// RUN: not xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.json" -verify-diagnostics -o %t.out
+// RUN: not xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none strict-launch=true report=%t.json" -verify-diagnostics -o %t.out
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 // RUN: FileCheck %s --check-prefix=IR < %t.out
 
 // Without xpu-select-grf-mode (as for SPIR-V made elsewhere, whose LocalSize
 // says the same), xpu-native-codegen finds it before building anything: an
 // error at the binary with the same message, and "out_of_resources".
-// RUN: not xpu-opt %s --xpu-attach-target=arch=pvc --xpu-lower-to-xevm --xpu-emit-spirv --xpu-native-codegen="backend=ocloc cache-dir=none report=%t.spirv.json" -o /dev/null 2> %t.spirv.err
+// RUN: not xpu-opt %s --xpu-attach-target=arch=pvc --xpu-lower-to-xevm --xpu-emit-spirv --xpu-native-codegen="backend=ocloc cache-dir=none strict-launch=true report=%t.spirv.json" -o /dev/null 2> %t.spirv.err
 // RUN: FileCheck %s --check-prefix=SPIRV < %t.spirv.err
 // RUN: FileCheck %s --check-prefix=SPIRV-REPORT < %t.spirv.json
 

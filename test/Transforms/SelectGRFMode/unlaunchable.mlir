@@ -1,6 +1,18 @@
-// RUN: xpu-opt %s --xpu-select-grf-mode=keep-going=true -split-input-file -verify-diagnostics | FileCheck %s
-// RUN: not xpu-opt %s --xpu-select-grf-mode -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAIL
-// A kernel whose work-group no GRF mode runs (pvc: at most 1024 work-items,
+// RUN: xpu-opt %s --xpu-select-grf-mode="keep-going=true strict-launch=true" -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: not xpu-opt %s --xpu-select-grf-mode=strict-launch=true -split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=FAIL
+// RUN: sed -e 's#// expected-.*##' %s > %t.lenient.mlir
+// RUN: xpu-opt %t.lenient.mlir --xpu-select-grf-mode -split-input-file 2>&1 | FileCheck %s --check-prefix=LENIENT
+// Without strict-launch, such a kernel is left to xpu-native-codegen, which
+// builds it with a warning: no module is marked, and it does not make a
+// forced large mode an error either (its siblings fit large).
+// LENIENT-NOT: error
+// LENIENT-NOT: xpu.error
+// LENIENT:     gpu.module @shared
+// LENIENT:     gpu.module @two_bad
+// LENIENT-NOT: error
+// LENIENT-NOT: xpu.error
+
+// With strict-launch=true, a kernel whose work-group no GRF mode runs (pvc: at most 1024 work-items,
 // in small mode, 8 vector engines x 8 threads x 16 lanes at the default
 // SIMD16) is an error at the kernel. Build flags apply per module, so its
 // kernels share one binary: the module is marked failed (its report entry

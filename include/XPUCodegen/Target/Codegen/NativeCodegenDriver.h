@@ -78,6 +78,9 @@ struct NativeCodegenOptions {
   /// (`LocalSize`): what the caller will launch them with, e.g. Triton's
   /// num_warps x threads_per_warp. 0: unknown (only declared sizes count).
   uint64_t maxWorkGroupSize = 0;
+  /// A kernel whose declared work-group fits no GRF mode fails its module
+  /// (else: a warning, and it constrains nothing; LaunchLimits.h).
+  bool strictLaunch = false;
   /// n_regs of builds whose flags do not pin the mode (default, IGC's auto
   /// flag): 0 (DESIGN.md) or 128 (Triton's current convention).
   int64_t nRegsDefault = 0;

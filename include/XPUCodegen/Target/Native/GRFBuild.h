@@ -227,6 +227,9 @@ struct GRFDecision {
   /// Why a GRF mode was ruled out because the kernels' work-groups cannot
   /// run in it (empty when none was).
   std::string workgroupLimit;
+  /// One warning per kernel whose declared work-group fits no GRF mode (it
+  /// is built, constrains nothing, and the driver refuses to launch it).
+  std::vector<std::string> launchWarnings;
   const BuildAttempt &getChosen() const { return attempts[chosen]; }
 };
 
@@ -244,6 +247,9 @@ struct KernelWorkGroup {
   uint64_t size = 0;
   /// `SubgroupSize` the kernel requires; 0 when IGC picks.
   uint32_t requiredSimd = 0;
+  /// Its declared work-group fits no GRF mode and it was warned about: it is
+  /// no longer checked, so it does not constrain its siblings (LaunchLimits.h).
+  bool unlaunchable = false;
 };
 
 /// What a binary must fit to launch on its device: the work-group of every

@@ -4,10 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A kernel whose work-group no GRF mode of its device runs fails its whole
-// module: flags apply per module, so its kernels share one binary. These
-// helpers find it before anything is built and say so, for the GRF decision
-// (SPIR-V `LocalSize`, `max-workgroup-size`) and for xpu-select-grf-mode
+// A kernel whose declared work-group no GRF mode of its device runs is a
+// warning: IGC builds it, the driver refuses to launch it, and it constrains
+// neither its module nor its siblings' GRF decision. With strict-launch (and
+// for a work-group that only `max-workgroup-size` gives) it fails its whole
+// module instead: flags apply per module, so its kernels share one binary.
+// These helpers find it before anything is built and say so, for the GRF
+// decision (SPIR-V `LocalSize`) and for xpu-select-grf-mode
 // (`known_block_size`, at the kernel).
 //
 //===----------------------------------------------------------------------===//
@@ -33,13 +36,23 @@ struct UnlaunchableKernel {
 
 /// The first kernel of `limits` that cannot launch in any GRF mode of
 /// `limits.device`; std::nullopt when every kernel may (or no device).
+/// Kernels marked unlaunchable are not checked.
 std::optional<UnlaunchableKernel> checkAnyMode(const LaunchLimits &limits);
 
-/// decideGRF over `ladder`, except that a kernel that cannot launch in any
-/// mode (checkAnyMode) is an OutOfResourcesError before anything is built.
+/// Marks every kernel of `limits` whose own declared work-group fits no GRF
+/// mode of `limits.device` as unlaunchable, so that no later check counts
+/// it, and returns one warning per such kernel naming the limit. Kernels
+/// sized by `defaultWorkGroupSize` are left to checkAnyMode.
+std::vector<std::string> exemptUnlaunchable(LaunchLimits &limits);
+
+/// decideGRF over `ladder`. A kernel whose declared work-group fits no mode
+/// is a warning in the decision's launchWarnings (exemptUnlaunchable), or
+/// with `strictLaunch` an OutOfResourcesError before anything is built, as
+/// is any other kernel that cannot launch in any mode (checkAnyMode).
 llvm::Expected<GRFDecision> decideLaunchableGRF(
     GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-    BuildPlan plan, llvm::ArrayRef<BuildGRF> ladder, const LaunchLimits &limits,
+    BuildPlan plan, llvm::ArrayRef<BuildGRF> ladder, LaunchLimits limits,
+    bool strictLaunch,
     llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
 
 } // namespace mlir::xpu

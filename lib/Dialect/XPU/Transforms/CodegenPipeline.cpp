@@ -68,6 +68,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   select.predictSmallBelow = options.predictSmallBelow;
   select.predictLargeAbove = options.predictLargeAbove;
   select.keepGoing = true;
+  select.strictLaunch = options.strictLaunch;
   pm.addPass(createXPUSelectGRFMode(select));
   if (options.dedupe)
     pm.addPass(createXPUDedupeModules());
@@ -141,6 +142,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.timeoutMs = options.timeoutMs;
   native.memoryLimitMiB = options.memoryLimitMiB;
   native.maxWorkGroupSize = options.maxWorkGroupSize;
+  native.strictLaunch = options.strictLaunch;
   native.nRegsDefault = options.nRegsDefault;
   pm.addPass(createXPUNativeCodegen(native));
 

@@ -186,6 +186,7 @@ struct NativeCodegenPass
     options.verifyPredictedLarge = verifyPredictedLarge;
     options.verifyDeterminism = verifyDeterminism;
     options.maxWorkGroupSize = maxWorkGroupSize;
+    options.strictLaunch = strictLaunch;
     options.nRegsDefault = nRegsDefault;
     return options;
   }

@@ -247,6 +247,10 @@ void NativeCodegenRun::annotate(ObjectSlot slot,
                  "' (compiled anyway in an isolated worker; "
                  "validate-spirv=strict makes this an error): " +
                  getExcerpt(result.validation));
+  for (const std::string &warning : decision.launchWarnings)
+    diagnose(slot.binary, DiagnosticSeverity::Warning,
+             "xpu-native-codegen: module '" + result.name + "' for arch '" +
+                 result.arch + "': " + warning);
   if (remarks)
     diagnose(slot.binary, DiagnosticSeverity::Remark,
              llvm::formatv("xpu-native-codegen: '{0}' on {1}: {2} GRF "

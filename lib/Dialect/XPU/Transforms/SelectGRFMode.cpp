@@ -46,18 +46,21 @@ static KernelWorkGroup getKernelWorkGroup(Operation *kernel) {
 
 /// Why forced `mode` (large or xlarge) on `device` cannot run `kernel`'s
 /// work-group (its `known_block_size` at its required sub-group size, else
-/// the widest the device has); std::nullopt when it may. xpu-native-codegen
-/// checks the binary too; this catches what the IR already shows, at the
-/// kernel.
+/// the widest the device has); std::nullopt when it may, or when without
+/// `strictLaunch` no mode can (xpu-native-codegen warns about that).
+/// xpu-native-codegen checks the binary too; this catches what the IR
+/// already shows, at the kernel.
 static std::optional<WorkGroupLimit>
-checkForcedWorkGroup(Operation *kernel, const DeviceInfo &device,
-                     BuildGRF mode) {
+checkForcedWorkGroup(Operation *kernel, const DeviceInfo &device, BuildGRF mode,
+                     bool strictLaunch) {
   KernelWorkGroup workGroup = getKernelWorkGroup(kernel);
   if (!workGroup.size)
     return std::nullopt;
   LaunchLimits limits;
   limits.device = &device;
   limits.kernels.push_back(std::move(workGroup));
+  if (!strictLaunch)
+    exemptUnlaunchable(limits);
   return limits.checkBeforeBuild(mode);
 }
 
@@ -141,11 +144,14 @@ struct SelectGRFModePass
   /// Modules marked failed in this run (their kernel cannot launch).
   unsigned moduleFailures = 0;
 
-  /// Fails `module` when one of its kernels cannot launch in any GRF mode
-  /// of a target's device: an error at that kernel, and `xpu.error` on the
-  /// module (its kernels share that kernel's binary, so none is built).
-  /// Returns whether it did.
+  /// With strict-launch, fails `module` when one of its kernels cannot
+  /// launch in any GRF mode of a target's device: an error at that kernel,
+  /// and `xpu.error` on the module (its kernels share that kernel's binary,
+  /// so none is built). Returns whether it did. Without, xpu-native-codegen
+  /// builds the kernel and warns.
   bool failUnlaunchable(gpu::GPUModuleOp module, ArrayRef<TargetAttr> targets) {
+    if (!strictLaunch)
+      return false;
     for (TargetAttr target : targets) {
       const DeviceInfo *device = lookupDevice(target.getArch());
       std::optional<UnlaunchableKernel> unlaunchable =
@@ -290,7 +296,8 @@ struct SelectGRFModePass
         if (registers <= 128 || !device->getGRFMode(registers))
           continue;
         if (std::optional<WorkGroupLimit> limit = checkForcedWorkGroup(
-                &op, *device, *getBuildGRFForRegisters(registers))) {
+                &op, *device, *getBuildGRFForRegisters(registers),
+                strictLaunch)) {
           op.emitError() << "xpu-select-grf-mode: " << stringifyGRFMode(forced)
                          << " GRF mode cannot launch: " << limit->message;
           failed = true;

@@ -106,20 +106,25 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     `#xpu.target<arch = chip, grf_mode = grf-mode>` and replaced by native
     objects with the same properties.
 
-    No kept binary is one its device cannot launch. The work-group of a
-    kernel is its SPIR-V `LocalSize` (from `known_block_size` on a
-    `gpu.func`, `reqd_work_group_size` in OpenCL), else
-    `max-workgroup-size`. A GRF mode runs at most vector engines per core x
-    threads per engine in that mode x SIMD width work-items (device table,
-    docs/Devices.md; the SIMD width is the binary's): `auto` does not build
-    or keep large GRF for a work-group that cannot run in it (the report's
-    `workgroup_limit` says why), and a forced mode that cannot run it is an
-    error at the binary. A build whose per-thread scratch (spills and
-    private arrays) exceeds the device's limit, that IGC reports as a
-    scratch overflow, or that comes back as a degenerate zebin (no `.text`
-    or `.symtab`), is out of resources: `auto` and `default` try large GRF
-    (fewer spills), otherwise the module fails with the sizes (report
-    `out_of_resources`).
+    No kept binary is one its device cannot launch (but see the warning
+    below). The work-group of a kernel is its SPIR-V `LocalSize` (from
+    `known_block_size` on a `gpu.func`, `reqd_work_group_size` in OpenCL),
+    else `max-workgroup-size`. A GRF mode runs at most vector engines per
+    core x threads per engine in that mode x SIMD width work-items (device
+    table, docs/Devices.md; the SIMD width is the binary's): `auto` does not
+    build or keep large GRF for a work-group that cannot run in it (the
+    report's `workgroup_limit` says why), and a forced mode that cannot run
+    it is an error at the binary. A kernel whose declared work-group
+    (`LocalSize`) fits no GRF mode at all is a warning at the binary that
+    names the limit: it is built (the driver refuses to launch it) and
+    constrains neither its module nor the GRF mode of the kernels that share
+    its binary; `strict-launch=true` makes it the module's error, as a
+    work-group that only `max-workgroup-size` gives always is. A build whose
+    per-thread scratch (spills and private arrays) exceeds the device's
+    limit, that IGC reports as a scratch overflow, or that comes back as a
+    degenerate zebin (no `.text` or `.symtab`), is out of resources: `auto`
+    and `default` try large GRF (fewer spills), otherwise the module fails
+    with the sizes (report `out_of_resources`).
 
     `n_regs` is 128 or 256 when the flags pin the mode, else
     `n-regs-default` (0, or 128 as Triton reports it).
@@ -214,6 +219,10 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
            /*default=*/"0",
            "Work-items per work-group of kernels whose SPIR-V declares no "
            "LocalSize (0: unknown)">,
+    Option<"strictLaunch", "strict-launch", "bool", /*default=*/"false",
+           "A kernel whose declared work-group (LocalSize) fits no GRF mode "
+           "fails its module (default: a warning; it is built and "
+           "constrains nothing)">,
     Option<"nRegsDefault", "n-regs-default", "int64_t", /*default=*/"0",
            "n_regs when the build flags do not pin the GRF mode (default, "
            "IGC auto): 0 or 128">,

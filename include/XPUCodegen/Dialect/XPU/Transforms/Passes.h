@@ -167,6 +167,12 @@ struct CodegenPipelineOptions
       llvm::cl::desc("Work-items per work-group of kernels that declare none "
                      "(0: unknown)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> strictLaunch{
+      *this, "strict-launch",
+      llvm::cl::desc("A kernel whose declared work-group fits no GRF mode "
+                     "fails its module (default: a warning, and it is "
+                     "built)"),
+      llvm::cl::init(false)};
   PassOptions::Option<int64_t> nRegsDefault{
       *this, "n-regs-default",
       llvm::cl::desc("n_regs when the flags do not pin the GRF mode: 0 or "

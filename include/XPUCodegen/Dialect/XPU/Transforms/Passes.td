@@ -85,12 +85,15 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
     only: the module is marked `xpu.error` and the others go on.
 
     A kernel whose work-group cannot run in any GRF mode of the device (not
-    even the smallest, which runs the most threads) is an error at the
-    kernel. Its module's kernels share one binary, so none of them is built:
-    the module is marked `xpu.error` with a message that names the kernel,
-    lists the module's other kernels and says to move the kernel into a
-    `gpu.module` of its own; the other modules still compile. The pass then
-    fails unless `keep-going` is set (as in `xpu-codegen-pipeline`).
+    even the smallest, which runs the most threads) is left to
+    `xpu-native-codegen`, which builds it and warns (the driver refuses to
+    launch it); it constrains nothing here, not even a forced mode. With
+    `strict-launch=true` it is an error at the kernel instead. Its module's
+    kernels share one binary, so none of them is built: the module is
+    marked `xpu.error` with a message that names the kernel, lists the
+    module's other kernels and says to move the kernel into a `gpu.module`
+    of its own; the other modules still compile. The pass then fails unless
+    `keep-going` is set (as in `xpu-codegen-pipeline`).
 
     Every kernel also gets its sub-group size, `intel_reqd_sub_group_size`
     (which the lowering turns into `OpExecutionMode SubgroupSize`): its own
@@ -132,6 +135,10 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
     Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
            "Mark a module whose kernel cannot launch with xpu.error and "
            "succeed, so later passes still process the other modules">,
+    Option<"strictLaunch", "strict-launch", "bool", /*default=*/"false",
+           "A kernel whose known_block_size fits no GRF mode of the device "
+           "fails its module (default: left to xpu-native-codegen, which "
+           "builds it with a warning)">,
   ];
   let statistics = [
     Statistic<"numSplitModules", "split-modules",
