@@ -202,14 +202,70 @@ TEST(DeviceTable, Xe3VariableRegisterCounts) {
   EXPECT_EQ(ptl->getThreadsPerEU(160), 6u);
   EXPECT_EQ(ptl->getThreadsPerEU(192), 5u);
   EXPECT_EQ(ptl->getThreadsPerEU(512), 0u);
-  EXPECT_EQ(ptl->getGRFMode(160), nullptr); // no flag selects it
-  EXPECT_EQ(getGRFCounts(*ptl), (llvm::SmallVector<int64_t, 2>{
-                                    32, 64, 96, 128, 160, 192, 224, 256}));
+  EXPECT_EQ(ptl->getGRFMode(160), nullptr); // no mode flag selects it
+  // 224 crashes IGC 2.40 and is in no IGC GRF table: not a count.
+  EXPECT_EQ(getGRFCounts(*ptl),
+            (llvm::SmallVector<int64_t, 2>{32, 64, 96, 128, 160, 192, 256}));
   EXPECT_EQ(getGRFCounts(*lookupDevice("cri")).back(), 512);
   EXPECT_EQ(getGRFCounts(*lookupDevice("bmg")),
-            (llvm::SmallVector<int64_t, 2>{128, 256}));
+            (llvm::SmallVector<int64_t, 2>{32, 64, 96, 128, 256}));
   // 8 engines x 5 threads x 16 lanes.
   EXPECT_EQ(ptl->getMaxWorkGroupSize(192, 16), 640u);
+}
+
+TEST(DeviceTable, RegisterCountsCarryFlagThreadsAndCompiler) {
+  const DeviceInfo *ptl = lookupDevice("ptl");
+  const RegisterCountInfo *count = ptl->getRegisterCount(160);
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count->flag, RegisterCountFlag::RegisterFileSize);
+  EXPECT_EQ(count->builtBy, kKnownToIGC2);
+  EXPECT_EQ(count->threadsPerEU, 6u);
+  EXPECT_EQ(ptl->getRegisterCount(128), nullptr); // a mode, not an extra
+  // Xe3: 10 threads up to 96 registers, 8 at 128, 6, 5, 4 at 256.
+  for (auto [registers, threads] : {std::pair{32u, 10u},
+                                    {64u, 10u},
+                                    {96u, 10u},
+                                    {128u, 8u},
+                                    {160u, 6u},
+                                    {192u, 5u},
+                                    {256u, 4u}})
+    EXPECT_EQ(ptl->getThreadsPerEU(registers), threads) << registers;
+  // Xe3P: 8 below 128 too (compute-runtime and IGC agree), 2 at 512.
+  const DeviceInfo *cri = lookupDevice("cri");
+  for (auto [registers, threads] : {std::pair{32u, 8u},
+                                    {64u, 8u},
+                                    {96u, 8u},
+                                    {128u, 8u},
+                                    {160u, 6u},
+                                    {192u, 5u},
+                                    {256u, 4u},
+                                    {512u, 2u}})
+    EXPECT_EQ(cri->getThreadsPerEU(registers), threads) << registers;
+  // Only IGC 2.40 builds the extra counts, and never 224 or, on Xe-HPC and
+  // Xe2, 160 and 192 (IGC 2.40 crashes on them).
+  for (unsigned registers : {32u, 64u, 96u, 128u, 160u, 192u, 256u, 512u})
+    EXPECT_TRUE(cri->buildsRegisterCount(registers, kKnownToIGC2));
+  EXPECT_FALSE(ptl->buildsRegisterCount(512, kKnownToIGC2));
+  for (const DeviceInfo &device : getDevices()) {
+    EXPECT_FALSE(device.buildsRegisterCount(224, kKnownToBoth))
+        << device.name.str();
+    EXPECT_FALSE(device.buildsRegisterCount(64, kKnownToIGC1))
+        << device.name.str();
+  }
+  const DeviceInfo *pvc = lookupDevice("pvc");
+  EXPECT_TRUE(pvc->buildsRegisterCount(64, kKnownToIGC2));
+  EXPECT_FALSE(pvc->buildsRegisterCount(160, kKnownToIGC2));
+  EXPECT_TRUE(pvc->buildsRegisterCount(128, kKnownToIGC1));
+}
+
+TEST(DeviceTable, OnlyXe3TradesThreadsBelowTheModes) {
+  // Fewer than 128 registers gain no threads on Xe-HPC and Xe2.
+  for (llvm::StringRef name : {"ptl", "ptl-u", "cri"})
+    EXPECT_TRUE(lookupDevice(name)->hasVariableRegisterFile()) << name.str();
+  for (llvm::StringRef name :
+       {"pvc", "bmg", "bmg-g31", "lnl", "acm-g10", "tgllp", "mtl"})
+    EXPECT_FALSE(lookupDevice(name)->hasVariableRegisterFile()) << name.str();
+  EXPECT_EQ(lookupDevice("bmg")->getThreadsPerEU(64), 8u);
 }
 
 TEST(DeviceTable, XLargeGRFQuartersTheLargestWorkGroup) {

@@ -64,14 +64,41 @@ static constexpr llvm::ArrayRef<uint16_t> kNoIds;
 // older, 6 on Gen9 LP); 2 at 512 registers and the Xe3 variable counts from
 // compute-runtime's thread-count rules. Sources in docs/Devices.md.
 static constexpr GRFModeInfo kXeModes[] = {{128, 8}, {256, 4}};
+// cri at 512 registers: 2 threads per engine, compute-runtime's Xe3P
+// work-group limit (16 threads of an 8-engine core), the one that decides
+// what launches; IGC's Xe3P GRF table and cri's release helper say 4
+// resident threads (docs/Devices.md).
 static constexpr GRFModeInfo kXe3PModes[] = {{128, 8}, {256, 4}, {512, 2}};
 static constexpr GRFModeInfo kGen7ThreadModes[] = {{128, 7}};
 static constexpr GRFModeInfo kGen9LPModes[] = {{128, 6}};
-// Xe3's variable register file: without a GRF flag IGC 2.40 picks a count
-// per kernel (measured: 160 and 192 on ptl and cri); the hardware runs 10
-// threads up to 96 registers, 6 at 160, 5 at 192, 4 up to 256.
-static constexpr GRFModeInfo kXe3Variable[] = {{32, 10}, {64, 10}, {96, 10},
-                                               {160, 6}, {192, 5}, {224, 4}};
+// Register counts besides the modes, asked for with IGC 2.40's
+// `-ze-exp-register-file-size N` (grf_count is then N); IGC 2.40 builds
+// 32, 64 and 96 everywhere measured, 160 and 192 on Xe3 and Xe3P only, and
+// crashes (SIGSEGV) on any other N (224 anywhere, 160 and 192 on Xe-HPC and
+// Xe2), so those are not listed. Threads per engine: compute-runtime's
+// Xe3 calculateAvailableThreadCount (10 up to 96 registers, 8 at 128, 6 at
+// 160, 5 at 192); on Xe3P its work-group limits (64 threads of 8 engines
+// up to 128 registers, 48 at 160, 40 at 192) and IGC's Xe3P GRF table agree
+// (8 below 128). Xe-HPC and Xe2 run 8 threads below 128 registers as at
+// 128: fewer registers gain nothing there. Sources in docs/Devices.md.
+static constexpr RegisterCountFlag kSizeFlag =
+    RegisterCountFlag::RegisterFileSize;
+static constexpr RegisterCountInfo kXeSmallCounts[] = {
+    {32, 8, kSizeFlag, kKnownToIGC2},
+    {64, 8, kSizeFlag, kKnownToIGC2},
+    {96, 8, kSizeFlag, kKnownToIGC2}};
+static constexpr RegisterCountInfo kXe3Counts[] = {
+    {32, 10, kSizeFlag, kKnownToIGC2},
+    {64, 10, kSizeFlag, kKnownToIGC2},
+    {96, 10, kSizeFlag, kKnownToIGC2},
+    {160, 6, kSizeFlag, kKnownToIGC2},
+    {192, 5, kSizeFlag, kKnownToIGC2}};
+static constexpr RegisterCountInfo kXe3PCounts[] = {
+    {32, 8, kSizeFlag, kKnownToIGC2},
+    {64, 8, kSizeFlag, kKnownToIGC2},
+    {96, 8, kSizeFlag, kKnownToIGC2},
+    {160, 6, kSizeFlag, kKnownToIGC2},
+    {192, 5, kSizeFlag, kKnownToIGC2}};
 
 // Sub-group sizes: Xe-HPC, Xe2, Xe3 and Xe3P run SIMD16 and SIMD32 (IGC
 // rejects a required size 8 there: "unsupported on this platform"), the
@@ -95,11 +122,11 @@ static constexpr uint8_t kBoth = kKnownToBoth;
 static constexpr DeviceInfo kDevices[] = {
     // name, family, grfBytes, GRF modes, igcAuto, EUs per core,
     // max work-group, sub-group sizes, max scratch, PCI IDs, compilers,
-    // variable GRF
+    // extra register counts
     {"pvc", "xe-hpc", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kPVCIds, kBoth},
+     kXeHPScratch, kPVCIds, kBoth, kXeSmallCounts},
     {"pvc-sdv", "xe-hpc", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kNoIds, kBoth},
+     kXeHPScratch, kNoIds, kBoth, kXeSmallCounts},
     {"acm-g10", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
      kXeHPScratch, kACMG10Ids, kBoth},
     {"acm-g11", "xe-hpg", 32, kXeModes, false, 16, 1024, kSubgroups,
@@ -157,21 +184,21 @@ static constexpr DeviceInfo kDevices[] = {
     // Xe2 (Battlemage, Lunar Lake): 64-byte registers, 8 vector engines per
     // Xe-core, IGC's auto flag works.
     {"bmg", "xe2-hpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kBMGIds, kIGC2},
+     kXeHPScratch, kBMGIds, kIGC2, kXeSmallCounts},
     {"bmg-g31", "xe2-hpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kBMGG31Ids, kIGC2},
+     kXeHPScratch, kBMGG31Ids, kIGC2, kXeSmallCounts},
     {"lnl", "xe2-lpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kLNLIds, kIGC2},
+     kXeHPScratch, kLNLIds, kIGC2, kXeSmallCounts},
     // Xe3 (Panther Lake): as Xe2, plus the variable register file that
     // default and IGC's auto flag use.
     {"ptl", "xe3-lpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kPTLIds, kIGC2, kXe3Variable},
+     kXeHPScratch, kPTLIds, kIGC2, kXe3Counts},
     {"ptl-u", "xe3-lpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kPTLUIds, kIGC2, kXe3Variable},
+     kXeHPScratch, kPTLUIds, kIGC2, kXe3Counts},
     // Xe3P (Crescent Island): the 512-register mode, a quarter of the
     // threads.
     {"cri", "xe3p-xpc", 64, kXe3PModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kCRIIds, kIGC2, kXe3Variable},
+     kXeHPScratch, kCRIIds, kIGC2, kXe3PCounts},
 };
 
 const GRFModeInfo *DeviceInfo::getGRFMode(unsigned registers) const {
@@ -184,10 +211,33 @@ const GRFModeInfo *DeviceInfo::getGRFMode(unsigned registers) const {
 unsigned DeviceInfo::getThreadsPerEU(unsigned registers) const {
   if (const GRFModeInfo *mode = getGRFMode(registers))
     return mode->threadsPerEU;
-  for (const GRFModeInfo &mode : variableGRF)
-    if (mode.registers == registers)
-      return mode.threadsPerEU;
+  if (const RegisterCountInfo *count = getRegisterCount(registers))
+    return count->threadsPerEU;
   return 0;
+}
+
+const RegisterCountInfo *
+DeviceInfo::getRegisterCount(unsigned registers) const {
+  for (const RegisterCountInfo &count : registerCounts)
+    if (count.registers == registers)
+      return &count;
+  return nullptr;
+}
+
+bool DeviceInfo::buildsRegisterCount(unsigned registers,
+                                     uint8_t compiler) const {
+  if (getGRFMode(registers))
+    return (knownTo & compiler) != 0;
+  const RegisterCountInfo *count = getRegisterCount(registers);
+  return count && (count->builtBy & compiler) != 0;
+}
+
+bool DeviceInfo::hasVariableRegisterFile() const {
+  return llvm::any_of(registerCounts, [&](const RegisterCountInfo &count) {
+    return llvm::none_of(grfModes, [&](const GRFModeInfo &mode) {
+      return mode.threadsPerEU == count.threadsPerEU;
+    });
+  });
 }
 
 std::string DeviceInfo::getGRFModeList() const {
@@ -240,8 +290,8 @@ mlir::xpu::getGRFCounts(const DeviceInfo &device) {
   llvm::SmallVector<int64_t, 2> counts;
   for (const GRFModeInfo &mode : device.grfModes)
     counts.push_back(mode.registers);
-  for (const GRFModeInfo &mode : device.variableGRF)
-    counts.push_back(mode.registers);
+  for (const RegisterCountInfo &count : device.registerCounts)
+    counts.push_back(count.registers);
   llvm::sort(counts);
   return counts;
 }

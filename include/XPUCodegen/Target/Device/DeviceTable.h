@@ -42,6 +42,28 @@ enum KnownCompiler : uint8_t {
   kKnownToBoth = kKnownToIGC1 | kKnownToIGC2,
 };
 
+/// How a register count is asked of the compiler.
+enum class RegisterCountFlag : uint8_t {
+  /// The GRF mode's flag (`-cl-intel-128-GRF-per-thread` etc., grfModes).
+  ModeFlag,
+  /// IGC 2.x's `-ze-exp-register-file-size N`: `.ze_info` grf_count is then
+  /// N. Only the counts listed here are ever asked for: any other N (224
+  /// anywhere, 160 on pvc) crashes IGC 2.40 with SIGSEGV.
+  RegisterFileSize,
+};
+
+/// One register count a device's compilers build, besides its GRF modes.
+struct RegisterCountInfo {
+  /// General registers per hardware thread.
+  unsigned registers;
+  /// Hardware threads per vector engine at this count.
+  unsigned threadsPerEU;
+  /// How the count is asked for.
+  RegisterCountFlag flag;
+  /// The compilers that build it with `flag` (KnownCompiler bits).
+  uint8_t builtBy;
+};
+
 struct DeviceInfo {
   /// Canonical device name, as passed to the compiler's `-device`.
   llvm::StringLiteral name;
@@ -74,11 +96,11 @@ struct DeviceInfo {
   llvm::ArrayRef<uint16_t> pciDeviceIds = {};
   /// The compilers that know this device (KnownCompiler bits).
   uint8_t knownTo = kKnownToIGC1;
-  /// Register counts IGC may pick on its own, without a GRF flag (default
-  /// mode, IGC's auto flag), besides grfModes: Xe3's variable register file
-  /// (e.g. 160 or 192 on ptl and cri), with the threads per vector engine
-  /// the hardware then runs. Empty where only the grfModes exist.
-  llvm::ArrayRef<GRFModeInfo> variableGRF = {};
+  /// Register counts besides grfModes that the compilers build with
+  /// `-ze-exp-register-file-size` and that IGC may pick on its own without a
+  /// GRF flag (Xe3's variable register file: 64, 96, 160, 192 on ptl and
+  /// cri), ascending. Empty where only the grfModes were measured.
+  llvm::ArrayRef<RegisterCountInfo> registerCounts = {};
 
   /// The mode with `registers` registers per thread, or null.
   const GRFModeInfo *getGRFMode(unsigned registers) const;
@@ -92,6 +114,16 @@ struct DeviceInfo {
   bool supportsXLargeGRF() const { return getGRFMode(512) != nullptr; }
   /// The register counts of every mode, e.g. "128, 256".
   std::string getGRFModeList() const;
+  /// The extra register count `registers` (registerCounts), or null.
+  const RegisterCountInfo *getRegisterCount(unsigned registers) const;
+  /// Whether a compiler in `compiler` (KnownCompiler bits) builds
+  /// `registers` on this device when asked: a GRF mode, or a registerCounts
+  /// entry it builds.
+  bool buildsRegisterCount(unsigned registers, uint8_t compiler) const;
+  /// Whether the register count trades threads beyond the GRF modes: some
+  /// extra count runs a number of threads per engine no mode runs (Xe3,
+  /// Xe3P). Elsewhere (Xe-HPC, Xe2) fewer registers gain no threads.
+  bool hasVariableRegisterFile() const;
 
   /// Sub-group sizes (SIMD widths) a kernel may require on this device with
   /// `OpExecutionMode SubgroupSize`, ascending (the table's subgroupSizes).
@@ -112,7 +144,7 @@ struct DeviceInfo {
 };
 
 /// The registers per thread a binary for `device` can use, ascending: those
-/// of its GRF modes (grfModes) and the variable counts (variableGRF).
+/// of its GRF modes (grfModes) and the extra counts (registerCounts).
 llvm::SmallVector<int64_t, 2> getGRFCounts(const DeviceInfo &device);
 
 /// Whether a compiler whose device list (`ocloc compile --help`'s
