@@ -336,7 +336,7 @@ mlir::xpu::deserializeBuildAttempt(llvm::StringRef payload) {
     return malformed("unknown version");
   BuildAttempt attempt;
   uint8_t mode = reader.readU8();
-  if (mode > uint8_t(BuildGRF::XLarge))
+  if (mode >= kNumBuildGRFs)
     return malformed("unknown GRF mode");
   attempt.mode = BuildGRF(mode);
   attempt.buildFlags = reader.readBytes().str();

@@ -25,7 +25,7 @@ using namespace mlir::xpu::detail;
 /// The mode of the first build decideGRF asks for under `policy`: a linked
 /// module builds once in that mode, and each part's decision reuses it.
 static BuildGRF getFirstBuildMode(GRFPolicy policy, AutoStrategy strategy,
-                                  BuildPlan plan) {
+                                  BuildPlan plan, const DeviceInfo &device) {
   switch (policy) {
   case GRFPolicy::Small:
     return BuildGRF::Small;
@@ -40,6 +40,9 @@ static BuildGRF getFirstBuildMode(GRFPolicy policy, AutoStrategy strategy,
   }
   if (strategy == AutoStrategy::IGC)
     return BuildGRF::IGCAuto;
+  // The register-count search starts from IGC's default build.
+  if (device.hasVariableRegisterFile())
+    return BuildGRF::Default;
   return plan == BuildPlan::PredictLarge ||
                  plan == BuildPlan::PredictLargeUnverified
              ? BuildGRF::Large
@@ -76,8 +79,8 @@ ModuleCompileResult NativeCodegenDriver::Batch::compileLinked(
     size_t index, const PreparedModule &module, BuildPlan plan,
     llvm::StringRef planNote) {
   const ModuleCompileRequest &request = requests[index];
-  BuildGRF linkedMode =
-      getFirstBuildMode(module.policy, options.autoStrategy, plan);
+  BuildGRF linkedMode = getFirstBuildMode(module.policy, options.autoStrategy,
+                                          plan, *module.device);
   std::optional<BuildAttempt> linked;
   std::string linkedError;
   if (llvm::Expected<BuildAttempt> attempt = build(index, module, linkedMode)) {

@@ -55,8 +55,14 @@ llvm::StringRef mlir::xpu::getEffectiveGRFMode(const BuildAttempt &attempt) {
   case BuildGRF::Default:
     return "default";
   case BuildGRF::IGCAuto:
+  case BuildGRF::Regs32:
+  case BuildGRF::Regs64:
+  case BuildGRF::Regs96:
+  case BuildGRF::Regs160:
+  case BuildGRF::Regs192:
     break;
   }
+  // The GRF mode attribute's class of the count the binary has.
   int64_t most = 0;
   for (const KernelMeasurement &kernel : attempt.kernels)
     most = std::max(most, kernel.grfCount);
@@ -372,7 +378,9 @@ ModuleCompileResult NativeCodegenDriver::Batch::describe(
   // A linked module whose one build failed has none (its parts built alone).
   if (!result.decision.attempts.empty())
     result.nRegs =
-        getNRegs(result.decision.getChosen().mode, options.nRegsDefault);
+        result.decision.registers
+            ? result.decision.registers
+            : getNRegs(result.decision.getChosen().mode, options.nRegsDefault);
   result.cache = "off";
   if (impl.cache) {
     bool allHit =

@@ -6,6 +6,7 @@
 
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/Codegen/OutputFile.h"
+#include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -51,9 +52,10 @@ static llvm::json::Array getKernelsEntry(const ModuleCompileResult &result,
   llvm::StringMap<uint32_t> requiredSizes;
   for (const SPIRVKernelInfo &kernel : result.spirvKernels)
     requiredSizes[kernel.name] = kernel.subgroupSize.value_or(0);
+  const DeviceInfo *device = lookupDevice(result.arch);
   llvm::json::Array kernels;
-  for (const KernelMeasurement &kernel : chosen.kernels)
-    kernels.push_back(llvm::json::Object{
+  for (const KernelMeasurement &kernel : chosen.kernels) {
+    llvm::json::Object entry{
         {"name", kernel.name},
         {"grf_count", kernel.grfCount},
         {"simd", kernel.simd},
@@ -62,7 +64,14 @@ static llvm::json::Array getKernelsEntry(const ModuleCompileResult &result,
         {"private_size", kernel.privateSize},
         {"scratch_size", kernel.scratchSize},
         {"n_spills", kernel.nSpills},
-    });
+    };
+    // Threads per vector engine at the kernel's register count: with simd,
+    // its lanes in flight per engine (auto's objective).
+    if (unsigned threads =
+            device ? device->getThreadsPerEU(kernel.grfCount) : 0)
+      entry["threads_per_eu"] = threads;
+    kernels.push_back(std::move(entry));
+  }
   return kernels;
 }
 

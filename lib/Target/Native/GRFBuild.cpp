@@ -40,6 +40,16 @@ StringRef mlir::xpu::stringifyBuildGRF(BuildGRF mode) {
     return "igc-auto";
   case BuildGRF::XLarge:
     return "xlarge";
+  case BuildGRF::Regs32:
+    return "32";
+  case BuildGRF::Regs64:
+    return "64";
+  case BuildGRF::Regs96:
+    return "96";
+  case BuildGRF::Regs160:
+    return "160";
+  case BuildGRF::Regs192:
+    return "192";
   }
   return "unknown";
 }
@@ -59,6 +69,16 @@ StringRef mlir::xpu::getGRFFlag(BuildGRF mode, WorkerBackend backend) {
   case BuildGRF::IGCAuto:
     return levelZero ? "-ze-intel-enable-auto-large-GRF-mode"
                      : "-cl-intel-enable-auto-large-GRF-mode";
+  case BuildGRF::Regs32:
+    return "-ze-exp-register-file-size 32";
+  case BuildGRF::Regs64:
+    return "-ze-exp-register-file-size 64";
+  case BuildGRF::Regs96:
+    return "-ze-exp-register-file-size 96";
+  case BuildGRF::Regs160:
+    return "-ze-exp-register-file-size 160";
+  case BuildGRF::Regs192:
+    return "-ze-exp-register-file-size 192";
   case BuildGRF::Default:
     return "";
   }
@@ -73,6 +93,16 @@ std::optional<BuildGRF> mlir::xpu::getBuildGRFForRegisters(unsigned registers) {
     return BuildGRF::Large;
   case 512:
     return BuildGRF::XLarge;
+  case 32:
+    return BuildGRF::Regs32;
+  case 64:
+    return BuildGRF::Regs64;
+  case 96:
+    return BuildGRF::Regs96;
+  case 160:
+    return BuildGRF::Regs160;
+  case 192:
+    return BuildGRF::Regs192;
   default:
     return std::nullopt;
   }
@@ -140,6 +170,16 @@ int64_t mlir::xpu::getNRegs(BuildGRF mode) {
     return 256;
   case BuildGRF::XLarge:
     return 512;
+  case BuildGRF::Regs32:
+    return 32;
+  case BuildGRF::Regs64:
+    return 64;
+  case BuildGRF::Regs96:
+    return 96;
+  case BuildGRF::Regs160:
+    return 160;
+  case BuildGRF::Regs192:
+    return 192;
   case BuildGRF::Default:
   case BuildGRF::IGCAuto:
     return 0;
@@ -270,6 +310,17 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
   case GRFPolicy::Auto:
     if (strategy == AutoStrategy::IGC)
       return buildUnpinned(memo, walk, BuildGRF::IGCAuto, ladder.front());
+    if (limits.device && limits.device->hasVariableRegisterFile()) {
+      // Over the register counts, from IGC's default build; the ladder
+      // when that build cannot be the start.
+      memo.concurrent = false;
+      CountSearch search(memo, limits, *limits.device, spillThreshold);
+      Expected<std::optional<GRFDecision>> decision = search.decide();
+      if (!decision)
+        return decision.takeError();
+      if (*decision)
+        return std::move(**decision);
+    }
     return walk.decide();
   case GRFPolicy::Default:
     return buildUnpinned(memo, walk, BuildGRF::Default, ladder.front());

@@ -18,6 +18,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -73,7 +74,7 @@ private:
   const LaunchLimits &limits;
   llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build;
   std::mutex mutex;
-  Outcome outcomes[5];
+  Outcome outcomes[kNumBuildGRFs];
 };
 
 /// The measured `auto` policy over a device's ladder of GRF modes (its
@@ -170,6 +171,57 @@ private:
   std::optional<Cut> cut;
   std::vector<std::string> overflows;
   std::optional<OutOfResourcesError> firstOverflow;
+};
+
+/// The measured `auto` policy on a variable register file (ptl, ptl-u,
+/// cri: hasVariableRegisterFile): IGC's default build first, then one
+/// thread class at a time, down while it does not spill (more lanes), up
+/// while it does (less spill). Keeps the least spill, then the most lanes
+/// in flight per engine, then the fewest registers (docs/NativeCodegen.md).
+class CountSearch {
+public:
+  CountSearch(BuildMemo &memo, const LaunchLimits &limits,
+              const DeviceInfo &device, int64_t threshold);
+
+  /// The decision; std::nullopt when IGC's default build cannot be the
+  /// start (it ran out of a resource): the caller walks the ladder instead.
+  llvm::Expected<std::optional<GRFDecision>> decide();
+
+private:
+  /// How a build ranks: compared in this order, smaller is better.
+  struct Score {
+    bool narrowed;
+    int64_t spill;
+    int64_t negativeLanes;
+    int64_t registers;
+    bool operator<(const Score &other) const;
+  };
+  Score score(const BuildAttempt &attempt) const;
+  /// "N registers: S bytes spilled, T threads x SIMDw = L lanes".
+  std::string describe(const BuildAttempt &attempt) const;
+  /// The largest count with `threads` threads per engine (its class's top).
+  std::optional<unsigned> topOfClass(unsigned threads) const;
+  /// The next count to build from `registers`: down, the top of the class
+  /// with the next more threads; up, the top of its own class if larger,
+  /// else of the class with the next fewer threads.
+  std::optional<unsigned> next(unsigned registers, bool down) const;
+  enum class Step { Built, Overflowed, Stopped };
+  /// Builds `registers` and narrates it: Built (compared with the best),
+  /// Overflowed (out of per-thread scratch), Stopped (its work-group cannot
+  /// run); a build error is the error.
+  llvm::Expected<Step> step(unsigned registers);
+
+  BuildMemo &memo;
+  const LaunchLimits &limits;
+  const DeviceInfo &device;
+  int64_t threshold;
+  /// The counts the device builds, ascending.
+  llvm::SmallVector<unsigned, 8> counts;
+  std::string text;
+  BuildGRF best = BuildGRF::Default;
+  std::optional<Score> bestScore;
+  int64_t bestRegisters = 0;
+  std::string workgroupLimit;
 };
 
 } // namespace mlir::xpu::detail

@@ -35,6 +35,11 @@ static unsigned getModeRegisters(BuildGRF mode, const DeviceInfo &device) {
   case BuildGRF::Small:
   case BuildGRF::Large:
   case BuildGRF::XLarge:
+  case BuildGRF::Regs32:
+  case BuildGRF::Regs64:
+  case BuildGRF::Regs96:
+  case BuildGRF::Regs160:
+  case BuildGRF::Regs192:
     return static_cast<unsigned>(getNRegs(mode));
   case BuildGRF::Default:
     return device.grfModes.front().registers;
@@ -102,7 +107,7 @@ LaunchLimits::checkBeforeBuild(BuildGRF mode) const {
   if (!device)
     return std::nullopt;
   unsigned registers = getModeRegisters(mode, *device);
-  if (!registers || !device->getGRFMode(registers))
+  if (!registers || !device->getThreadsPerEU(registers))
     return std::nullopt;
   for (const KernelWorkGroup &kernel : kernels)
     if (std::optional<WorkGroupLimit> limit =

@@ -31,22 +31,40 @@ namespace mlir::xpu {
 
 /// The GRF setting of one build (what the flags pin), as opposed to the
 /// requested policy: `auto` is a policy that runs builds up the device's
-/// ladder (Small, Large, XLarge); IGCAuto is one build with IGC's own auto
-/// flag. (The values are stored in cache entries: append, never reorder.)
-enum class BuildGRF : uint8_t { Small, Large, Default, IGCAuto, XLarge };
+/// ladder (Small, Large, XLarge) or, on a variable register file, over its
+/// register counts (RegsN: `-ze-exp-register-file-size N`); IGCAuto is one
+/// build with IGC's own auto flag. (The values are stored in cache entries:
+/// append, never reorder.)
+enum class BuildGRF : uint8_t {
+  Small,
+  Large,
+  Default,
+  IGCAuto,
+  XLarge,
+  Regs32,
+  Regs64,
+  Regs96,
+  Regs160,
+  Regs192,
+};
+/// One past the largest BuildGRF value.
+inline constexpr unsigned kNumBuildGRFs = 10;
 
-/// "small", "large", "default", "igc-auto", "xlarge".
+/// "small", "large", "default", "igc-auto", "xlarge", and the register
+/// count of the others ("32", ..., "192").
 llvm::StringRef stringifyBuildGRF(BuildGRF mode);
 
 /// The GRF flag of `mode` in the spelling of `backend` (empty for Default):
 /// ocloc: -cl-intel-128-GRF-per-thread, -cl-intel-256-GRF-per-thread,
 /// -cl-intel-512-GRF-per-thread, -cl-intel-enable-auto-large-GRF-mode;
 /// Level Zero: -ze-intel-128-GRF-per-thread, -ze-opt-large-register-file,
-/// -ze-intel-512-GRF-per-thread, -ze-intel-enable-auto-large-GRF-mode.
+/// -ze-intel-512-GRF-per-thread, -ze-intel-enable-auto-large-GRF-mode;
+/// RegsN on both: -ze-exp-register-file-size N.
 llvm::StringRef getGRFFlag(BuildGRF mode, WorkerBackend backend);
 
 /// The build that pins `registers` registers per thread (128: Small, 256:
-/// Large, 512: XLarge); std::nullopt for any other count.
+/// Large, 512: XLarge, 32 ... 192: RegsN); std::nullopt for any other count
+/// (never asked for: 224 crashes IGC 2.40).
 std::optional<BuildGRF> getBuildGRFForRegisters(unsigned registers);
 
 /// The device's GRF ladder: one build per GRF mode of the device table,
@@ -72,8 +90,9 @@ std::string getBuildFlags(BuildGRF mode, WorkerBackend backend,
                           llvm::StringRef extraFlags);
 
 /// n_regs as Triton defines it, derived from the final flags: 128 for the
-/// small flag, 256 for the large flag, 512 for the 512 flag, 0 when the
-/// flags do not pin the mode (default, IGC auto).
+/// small flag, 256 for the large flag, 512 for the 512 flag, N for
+/// `-ze-exp-register-file-size N`, 0 when the flags do not pin the mode
+/// (default, IGC auto).
 int64_t getNRegs(BuildGRF mode);
 
 /// getNRegs with `defaultNRegs` for flags that do not pin the mode (0, or
@@ -230,6 +249,10 @@ struct GRFDecision {
   /// One warning per kernel whose declared work-group fits no GRF mode (it
   /// is built, constrains nothing, and the driver refuses to launch it).
   std::vector<std::string> launchWarnings;
+  /// The register count `auto` chose when the kept build's flags do not pin
+  /// it (IGC's default build won the register-count search): its n_regs.
+  /// 0 otherwise (the flags say it).
+  int64_t registers = 0;
   const BuildAttempt &getChosen() const { return attempts[chosen]; }
 };
 

@@ -81,11 +81,16 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
       (from `xpu-select-grf-mode{predict=true}`) changes which builds run:
       `predict_small` builds small (measurement still overrides it when it
       spills), `predict_large` builds large only (and small too when large
-      spills), `speculate` builds both concurrently.
+      spills), `speculate` builds both concurrently. On `ptl`, `ptl-u` and
+      `cri` (Xe3's variable register file) `auto` instead starts from IGC's
+      build without a GRF flag and searches the register counts one thread
+      class at a time (`-ze-exp-register-file-size N`), keeping the least
+      spill, then the most lanes per engine, then the fewest registers.
 
     Each object becomes `#gpu.object<#xpu.target<...>, properties = {...},
     bin = "...">` with `grf_mode`, `n_regs` (from the final flags: 128, 256,
-    or 0 when they do not pin the mode), `spill_size` (bytes per thread),
+    N for a register count, the count IGC picked when `auto` keeps its
+    default build, or 0 when they do not pin the mode), `spill_size` (bytes per thread),
     `build_flags`, `backend`, `attempts`, `decision`, `decision_source`
     (`predicted`, `measured`, `speculated`, `forced` or `igc`; with the
     estimate as `estimated_live_bytes` and `prediction`) and per-kernel
