@@ -170,6 +170,20 @@ TEST(GRFCountSearchTest, ClimbsTo512OnCRI) {
   EXPECT_EQ(decision->registers, 512);
 }
 
+TEST(GRFCountSearchTest, SpillingAtTheTopAsksForTheCountItself) {
+  // IGC's default lands on ptl's largest count and spills; the 256 flag
+  // may allocate better (measured 1984 against 2048 bytes): one more build.
+  FakeCompiler compiler;
+  compiler.defaultCount = 256;
+  compiler.counts[256] = {2048, 16};
+  Expected<GRFDecision> decision = decide(compiler, "ptl");
+  ASSERT_TRUE(bool(decision));
+  EXPECT_EQ(compiler.built, (Modes{D, L}));
+  // Equal here: the default build stays (it came first).
+  EXPECT_EQ(decision->getChosen().mode, D);
+  EXPECT_EQ(decision->registers, 256);
+}
+
 TEST(GRFCountSearchTest, CRIGainsNoThreadsBelow128) {
   FakeCompiler compiler;
   compiler.defaultCount = 64;
