@@ -504,8 +504,12 @@ TEST(BuildAttemptCodec, MalformedPayloadsAreErrors) {
   for (int i = 0; i < 8; ++i)
     hugeCount[countOffset + i] = '\xff';
   EXPECT_FALSE(bool(deserializeBuildAttempt(hugeCount)));
+  // Register-count builds (up to Regs192) are modes; one past them is not.
+  std::string countMode = good;
+  countMode[4] = static_cast<char>(BuildGRF::Regs192);
+  EXPECT_TRUE(bool(deserializeBuildAttempt(countMode)));
   std::string badMode = good;
-  badMode[4] = 9;
+  badMode[4] = kNumBuildGRFs;
   EXPECT_FALSE(bool(deserializeBuildAttempt(badMode)));
 }
 
