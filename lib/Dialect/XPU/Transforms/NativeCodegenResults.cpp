@@ -105,9 +105,13 @@ std::vector<std::vector<llvm::json::Value>> NativeCodegenRun::applyResults(
     objects[slot.index] = getNativeObject(slot.target, *result);
   }
   for (auto &[binary, objects] : newObjects)
-    if (binary->getBlock())
+    if (!emptiedBinaries.contains(binary))
       cast<gpu::BinaryOp>(binary).setObjectsAttr(
           ArrayAttr::get(&getContext(), objects));
+  // Erased only now: newObjects and later slots still refer to them.
+  for (Operation *binary : emptiedBinaries)
+    binary->erase();
+  emptiedBinaries.clear();
   return entries;
 }
 
@@ -197,7 +201,7 @@ std::vector<llvm::json::Value> NativeCodegenRun::applyLinkedResult(
     markModuleFailed(slot.binary, failure);
   } else if (!linkedUsed) {
     // The linked build failed and every part compiled alone.
-    slot.binary.erase();
+    emptiedBinaries.insert(slot.binary);
   }
   return entries;
 }

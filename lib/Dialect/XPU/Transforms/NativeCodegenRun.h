@@ -24,6 +24,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
 
@@ -215,6 +216,9 @@ private:
   bool cacheWarned = false;
   /// The lowered linked modules xpu-emit-spirv kept, by binary name.
   llvm::StringMap<gpu::GPUModuleOp> linkSources;
+  /// Linked binaries whose parts all went to binaries of their own, erased
+  /// once every result is written back.
+  llvm::SmallPtrSet<Operation *, 4> emptiedBinaries;
   /// Emission runs on the driver's threads: one at a time.
   std::mutex emitMutex;
   /// Modules that failed in this run (statistics may be compiled out).
