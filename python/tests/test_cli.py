@@ -46,8 +46,8 @@ def test_compile_spirv_writes_zebin_and_report(tmp_path):
     # The table: one row per kernel.
     row = next(line.split() for line in result.stdout.splitlines()
                if line.startswith("spill_small_only "))
-    assert row[:10] == ["spill_small_only", "spill_small_only", "pvc",
-                        "large", "256", "256", "32", "0", "0", "0"]
+    assert row[:11] == ["spill_small_only", "spill_small_only", "pvc",
+                        "large", "256", "256", "4", "32", "0", "0", "0"]
     assert f"wrote {out}" in result.stdout
     # No progress line when stderr is not a terminal.
     assert result.stderr == ""

@@ -8,6 +8,7 @@ import pytest
 
 import xpu_codegen
 import xpu_codegen.triton as xt
+from conftest import EXAMPLES, run_cli
 
 ACC32 = (Path(__file__).resolve().parents[2] / "test" / "Transforms" /
          "GRFLadder" / "Inputs" / "acc32_simd16.spv").read_bytes()
@@ -61,3 +62,30 @@ def test_triton_512_on_cri(igc2_root):
                   compiler_root=str(igc2_root))
     assert meta["n_regs"] == 512
     assert "kept 512 registers" in meta["grf_decision"]
+
+
+def test_threads_per_engine_on_ptl(igc2_root, no_cache):
+    # Xe3's variable register file (IGC 2.40): auto keeps IGC's default
+    # build, 64 registers for acc4 and 160 for acc16; compute-runtime's
+    # table gives 10 and 6 threads per engine there.
+    expected = {"acc4": (64, 10), "acc16": (160, 6)}
+    for name in ("accumulate_no_spill", "accumulate_spill_small_only"):
+        [module] = xpu_codegen.compile_file(
+            EXAMPLES / f"{name}.mlir", arch="ptl", compiler_root=igc2_root,
+            **no_cache)
+        [kernel] = module.kernels
+        count, threads = expected[kernel.name]
+        assert (module.n_regs, kernel.grf_count) == (count, count)
+        assert kernel.threads_per_eu == module.threads_per_eu == threads
+        assert module.report_entry["kernels"][0]["threads_per_eu"] == threads
+
+
+def test_cli_threads_column_on_ptl(igc2_root, tmp_path):
+    result = run_cli("compile", EXAMPLES / "accumulate_spill_small_only.mlir",
+                     "--arch", "ptl", "--compiler-root", igc2_root,
+                     "--cache-dir", "none", "-o", tmp_path)
+    assert result.returncode == 0, result.stderr
+    header, row = (line.split() for line in result.stdout.splitlines()[:2])
+    assert header[5:8] == ["grf_count", "threads", "simd"]
+    assert row[:8] == ["spill_small_only", "acc16", "ptl", "default", "160",
+                       "160", "6", "16"]

@@ -176,10 +176,11 @@ def _print_modules(modules, out):
                             for a in m.attempts)
         for k in m.kernels:
             rows.append([m.name, k.name, m.arch, m.grf_mode, m.n_regs,
-                         k.grf_count, k.simd, k.spill_size, k.private_size,
-                         k.n_spills, attempts])
+                         k.grf_count, k.threads_per_eu or "-", k.simd,
+                         k.spill_size, k.private_size, k.n_spills, attempts])
     header = ["module", "kernel", "arch", "grf_mode", "n_regs", "grf_count",
-              "simd", "spill", "private", "n_spills", "attempts (spill)"]
+              "threads", "simd", "spill", "private", "n_spills",
+              "attempts (spill)"]
     print(_table(header, rows), file=out)
     for m in modules:
         builds = len(m.attempts)

@@ -20,6 +20,7 @@ def _module_from_entry(entry: dict, binary: bytes) -> Module:
             private_size=k["private_size"],
             scratch_size=k.get("scratch_size", 0),
             n_spills=k["n_spills"],
+            threads_per_eu=k.get("threads_per_eu", 0),
         )
         for k in entry["kernels"]
     )
@@ -41,6 +42,8 @@ def _module_from_entry(entry: dict, binary: bytes) -> Module:
         n_regs=entry["n_regs"],
         spill_size=entry["spill_size"],
         n_spills=max((k.n_spills for k in kernels), default=0),
+        threads_per_eu=min((k.threads_per_eu for k in kernels
+                            if k.threads_per_eu), default=0),
         build_flags=entry["build_flags"],
         backend=entry["backend"],
         backend_reason=entry.get("backend_reason", ""),

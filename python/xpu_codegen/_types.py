@@ -76,6 +76,9 @@ class Kernel:
     private_size: int
     scratch_size: int
     n_spills: int
+    #: Hardware threads one vector engine runs at ``grf_count`` registers
+    #: (docs/Devices.md); 0 where the device table has no such count.
+    threads_per_eu: int = 0
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,9 @@ class Module:
 
     ``grf_mode``, ``n_regs``, ``spill_size`` and ``build_flags`` describe the
     kept build; ``n_spills`` is the largest ``n_spills`` of its kernels (the
-    build flags, and so the GRF mode, apply to the whole module).
+    build flags, and so the GRF mode, apply to the whole module), and
+    ``threads_per_eu`` the fewest threads per vector engine of its kernels
+    (0 where none is known).
     """
 
     name: str
@@ -94,6 +99,7 @@ class Module:
     n_regs: int
     spill_size: int
     n_spills: int
+    threads_per_eu: int
     build_flags: str
     backend: str
     backend_reason: str
