@@ -296,16 +296,64 @@ def test_grf_modes_on_cri_with_igc_2_40(triton, igc2_root):
                                 threads_per_warp=16)
         assert grf_flags(kernel.metadata["build_flags"]) == [512]
         assert assert_triton_agrees(kernel) == 512
-    # IGC's auto on Xe3 picks 160 registers, which no flag names: the
-    # flag is the mode that holds them.
+    # IGC's auto on Xe3P picks 160 registers, which no -cl-intel flag
+    # names: build_flags carry IGC 2.x's count flag, n_regs the count, and
+    # Triton's loader reads 128 from the flags.
     kernel = compile_kernel(triton, "spill_both", {"grf_mode": "auto"},
                             arch="cri", properties={})
-    assert assert_triton_agrees(kernel) == 160
-    assert kernel.metadata["n_regs"] == 256
-    assert "IGC picked 160 registers" in kernel.metadata["grf_decision"]
+    assert_count_outside_tritons_flags(kernel, 160)
+    assert "Triton's loader reads n_regs 128" in kernel.metadata[
+        "grf_decision"]
     # '512' on a device without that mode: a ValueError naming its modes.
     with pytest.raises(ValueError, match="no 512-register GRF mode"):
         compile_kernel(triton, "nospill", {"grf_mode": "512"})
+
+
+def assert_count_outside_tritons_flags(kernel, count):
+    """A count no -cl-intel flag names: build_flags hold IGC 2.x's flag for
+    it (once, no other GRF flag), n_regs is it, Triton's loader says 128."""
+    meta = kernel.metadata
+    assert grf_flags(meta["build_flags"]) == []
+    assert meta["build_flags"].split().count(
+        "-ze-exp-register-file-size") == 1
+    assert f"-ze-exp-register-file-size {count} " in meta["build_flags"]
+    assert meta["n_regs"] == count and kernel.n_regs == 128
+    info = xpu_codegen.read_zebin(kernel.kernel)
+    assert [k.grf_count for k in info.kernels] == [count]
+
+
+def test_register_counts_on_ptl_with_igc_2_40(triton, igc2_root):
+    xt.install(cache_dir="none", compiler_root=igc2_root)
+    # 'default' is the measured auto: on Xe3 it searches the counts and
+    # keeps 96 registers built with -ze-exp-register-file-size 96.
+    kernel = compile_kernel(triton, "spill_small_only",
+                            {"grf_mode": "default"}, arch="ptl",
+                            properties={})
+    assert_count_outside_tritons_flags(kernel, 96)
+    assert "kept 96 registers" in kernel.metadata["grf_decision"]
+    # Register-count flags that came in are replaced by the binary's.
+    meta = {"build_flags": "-ze-exp-register-file-size 64 "
+            "-cl-intel-256-GRF-per-thread -cl-fast-relaxed-math",
+            "name": "k", "threads_per_warp": 16, "num_warps": 4}
+    xt.make_zebin(spirv("spill_small_only"), meta,
+                  SimpleNamespace(grf_mode="default", num_warps=4),
+                  arch="ptl", cache_dir="none", compiler_root=igc2_root)
+    assert meta["build_flags"] == ("-ze-exp-register-file-size 96 "
+                                   "-cl-fast-relaxed-math")
+    assert meta["n_regs"] == 96
+    # IGC's default build kept at 192 registers (no flag in the build):
+    # the flags name the count it landed on.
+    kernel = compile_kernel(triton, "spill_both", {"grf_mode": "default"},
+                            arch="ptl", properties={})
+    assert_count_outside_tritons_flags(kernel, 192)
+    assert "kept default (192 registers)" in kernel.metadata["grf_decision"]
+    # A default build at 128 registers: Triton's flag, which its loader
+    # reads as 128.
+    kernel = compile_kernel(triton, "nospill", {"grf_mode": "default"},
+                            arch="ptl", properties={})
+    assert grf_flags(kernel.metadata["build_flags"]) == [128]
+    assert "-ze-exp-register-file-size" not in kernel.metadata["build_flags"]
+    assert assert_triton_agrees(kernel) == 128
 
 
 def test_scratch_overflow_is_tritons_out_of_resources(triton):

@@ -18,9 +18,10 @@ What the stage reads: ``options.grf_mode`` (``'default'``, ``'auto'``,
 appended is dropped: the mode decides), ``metadata["threads_per_warp"]``,
 ``metadata["name"]`` and the device (``metadata["target"].arch``'s PCI
 ``device_id``, else the backend's ``device_arch``, or ``arch=``). What it
-writes: ``metadata["build_flags"]`` (the final flags, always with the GRF
-flag of the binary's register count, which Triton's loader parses as
-``n_regs``), ``n_regs``, ``n_spills``, ``spill_size``, ``binary_ext``
+writes: ``metadata["build_flags"]`` (the final flags, always with the flag
+of the binary's register count: ``-cl-intel-N-GRF-per-thread`` for 128, 256
+and 512, which Triton's loader parses as ``n_regs``, else ``-ze-exp-register-
+file-size N``, which it reads as 128), ``n_regs`` (the binary's count), ``n_spills``, ``spill_size``, ``binary_ext``
 (``"zebin"``), ``generate_native_code`` (True: the loader takes the binary
 as native code) and ``grf_decision`` (why).
 
@@ -62,6 +63,11 @@ _GRF_FLAG = re.compile(
     r"^-(cl|ze)-intel-(\d+-GRF-per-thread|enable-auto-large-GRF-mode)$"
     r"|^-ze-opt-(large-register-file|\d+-GRF-per-thread)$")
 
+# IGC 2.x's flag for any register count (followed by the count).
+_COUNT_FLAG = "-ze-exp-register-file-size"
+# The counts Triton's loader reads from -cl-intel-N-GRF-per-thread.
+_TRITON_COUNTS = (128, 256, 512)
+
 _HOOK_MARK = "_xpu_codegen_hook"
 
 # Where a compiler root keeps its libraries, and the system's (the order
@@ -81,7 +87,18 @@ def _option(options, name, default=None):
 
 
 def _base_flags(flags: str) -> str:
-    return " ".join(f for f in (flags or "").split() if not _GRF_FLAG.match(f))
+    """``flags`` without the flags that set the register count."""
+    words = (flags or "").split()
+    kept = []
+    skip_value = False
+    for word in words:
+        if skip_value:
+            skip_value = False
+        elif word == _COUNT_FLAG:
+            skip_value = True
+        elif not _GRF_FLAG.match(word):
+            kept.append(word)
+    return " ".join(kept)
 
 
 def _arch_of(metadata: dict, backend=None) -> Optional[str]:
@@ -94,25 +111,33 @@ def _arch_of(metadata: dict, backend=None) -> Optional[str]:
     return getattr(backend, "device_arch", None)
 
 
-def _final_grf(module, n_regs_default: int) -> Tuple[int, str]:
-    """The register count Triton should see and the note for a count no
-    flag names.
+def _register_flag(count: int) -> str:
+    """The flag that builds ``count`` registers per thread: Triton's own
+    ``-cl-intel-N-GRF-per-thread`` for the counts its loader parses (128,
+    256, 512), else IGC 2.x's ``-ze-exp-register-file-size N``."""
+    if count in _TRITON_COUNTS:
+        return f"-cl-intel-{count}-GRF-per-thread"
+    return f"-ze-exp-register-file-size {count}"
 
-    The binary's ``grf_count`` (largest of its kernels) when it is one of
-    the device's modes. IGC's own choice (Triton's ``'auto'``; Xe3) may be
-    a count between modes (160, 192): then the smallest mode that holds it,
-    so the flag never claims fewer registers than the binary uses.
+
+def _final_grf(module, n_regs_default: int) -> Tuple[int, str]:
+    """The register count the binary runs with and the note for a count
+    Triton's loader cannot read from any flag.
+
+    The largest ``grf_count`` of the binary's kernels (the module's
+    ``n_regs`` where the zebin gives none). On Xe3 and Xe3P it may be a
+    count such as 64 or 160 (``auto``'s search, or IGC's default build):
+    Triton's loader then reads 128 from the flags, and only
+    ``metadata["n_regs"]`` carries the count.
     """
     count = max((k.grf_count for k in module.kernels), default=0)
     if not count:
-        return module.n_regs or n_regs_default or 128, ""
-    modes = _api.device(module.arch).grf_modes
-    mode = min((m for m in modes if m >= count), default=count)
-    if mode == count:
+        count = module.n_regs or n_regs_default or 128
+    if count in _TRITON_COUNTS:
         return count, ""
-    return mode, (f"; IGC picked {count} registers per thread, which no "
-                  f"flag names: build_flags name the {mode}-register mode "
-                  f"that holds them")
+    return count, (f"; {count} registers per thread, which no "
+                   f"-cl-intel-N-GRF-per-thread flag names: Triton's loader "
+                   f"reads n_regs 128 from the flags")
 
 
 def _finish_metadata(metadata: dict, module, n_regs_default: int) -> None:
@@ -122,7 +147,7 @@ def _finish_metadata(metadata: dict, module, n_regs_default: int) -> None:
     metadata["binary_ext"] = "zebin"
     metadata["generate_native_code"] = True
     metadata["build_flags"] = " ".join(
-        f for f in (f"-cl-intel-{n_regs}-GRF-per-thread", flags) if f)
+        f for f in (_register_flag(n_regs), flags) if f)
     metadata["n_regs"] = n_regs
     metadata["n_spills"] = module.n_spills
     metadata["spill_size"] = module.spill_size
