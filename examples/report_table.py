@@ -1,13 +1,27 @@
 """Prints xpu-native-codegen JSON reports as one table row per kernel.
 
-The compiler column is the report's "compiler" (its ocloc version); a
-"spill xlarge" column appears when some module built the 512-register mode
-(cri with IGC 2.x).
+The compiler column is the report's "compiler" (its ocloc version). There is
+a spill column per build the modules made: small and large always, and
+"spill default" (IGC's own build, which auto starts from on Xe3 and Xe3P),
+"spill N" (a register count such as 96 or 160) or "spill xlarge" (512
+registers, cri) when some module built it. "threads" is the kernel's
+threads per vector engine at its grf_count ("-" where unknown).
 
 Usage: report_table.py REPORT.json [REPORT.json ...]
 """
 import json
 import sys
+
+
+# Registers per thread of the named GRF modes; "default" sorts first.
+MODE_REGISTERS = {"default": 0, "small": 128, "large": 256, "xlarge": 512}
+
+
+def mode_order(mode):
+    """Columns in register order: default, 32, ..., small, 160, ..."""
+    if mode in MODE_REGISTERS:
+        return MODE_REGISTERS[mode]
+    return int(mode) if mode.isdigit() else 1 << 20
 
 
 def attempt_spill(module, mode):
@@ -39,6 +53,7 @@ def rows(modules, spill_modes):
                 str(module["n_regs"]),
             ] + [attempt_spill(module, mode) for mode in spill_modes] + [
                 str(kernel["grf_count"]),
+                str(kernel.get("threads_per_eu", "-")),
                 str(kernel["simd"]),
                 f"{compile_ms:.0f}",
                 module["cache"],
@@ -48,13 +63,12 @@ def rows(modules, spill_modes):
 def main():
     modules = [module for path in sys.argv[1:]
                for module in json.load(open(path, encoding="utf-8"))["modules"]]
-    spill_modes = ["small", "large"]
-    if any(attempt["grf_mode"] == "xlarge" for module in modules
-           for attempt in module.get("attempts", [])):
-        spill_modes.append("xlarge")
+    built = {attempt["grf_mode"] for module in modules
+             for attempt in module.get("attempts", [])}
+    spill_modes = sorted(built | {"small", "large"}, key=mode_order)
     header = (["module", "kernel", "arch", "compiler", "grf_mode", "n_regs"]
               + [f"spill {mode}" for mode in spill_modes]
-              + ["grf_count", "simd", "compile ms", "cache"])
+              + ["grf_count", "threads", "simd", "compile ms", "cache"])
     table = [header] + list(rows(modules, spill_modes))
     widths = [max(len(row[i]) if i < len(row) else 0 for row in table)
               for i in range(len(header))]
