@@ -449,32 +449,27 @@ bool mlir::xpu::isDegenerateZebin(StringRef binary) {
       binary[ELF::EI_CLASS] != ELF::ELFCLASS64 ||
       binary[ELF::EI_DATA] != ELF::ELFDATA2LSB)
     return false;
-  auto object = object::ELF64LEObjectFile::create(
-      MemoryBufferRef(binary, "zebin"), /*InitContent=*/false);
-  if (!object) {
-    consumeError(object.takeError());
-    return false;
-  }
-  auto sections = object->getELFFile().sections();
-  if (!sections) {
-    consumeError(sections.takeError());
-    return false;
-  }
   bool sawText = false, sawSymtab = false;
-  for (const object::ELF64LE::Shdr &section : *sections) {
-    Expected<StringRef> name = object->getELFFile().getSectionName(section);
-    if (!name) {
-      consumeError(name.takeError());
-      return false;
-    }
-    sawText |= name->starts_with(".text.");
-    sawSymtab |= *name == ".symtab";
+  Error error = forEachZebinSection(binary,
+                                    [&](const object::ELF64LEFile &,
+                                        const object::ELF64LE::Shdr &,
+                                        StringRef name) -> Error {
+                                      sawText |= name.starts_with(".text.");
+                                      sawSymtab |= name == ".symtab";
+                                      return Error::success();
+                                    });
+  if (error) {
+    consumeError(std::move(error));
+    return false;
   }
   return !sawText || !sawSymtab;
 }
 
-/// Section contents by name, for comparing two builds.
-static Expected<StringMap<StringRef>> getSectionContents(StringRef binary) {
+Error mlir::xpu::forEachZebinSection(
+    StringRef binary,
+    function_ref<Error(const object::ELF64LEFile &,
+                       const object::ELF64LE::Shdr &, StringRef)>
+        visit) {
   auto object = object::ELF64LEObjectFile::create(
       MemoryBufferRef(binary, "zebin"), /*InitContent=*/false);
   if (!object)
@@ -483,21 +478,36 @@ static Expected<StringMap<StringRef>> getSectionContents(StringRef binary) {
   auto sections = elf.sections();
   if (!sections)
     return sections.takeError();
-  StringMap<StringRef> contents;
   for (const object::ELF64LE::Shdr &section : *sections) {
     Expected<StringRef> name = elf.getSectionName(section);
     if (!name)
       return name.takeError();
-    StringRef bytes;
-    if (section.sh_type != ELF::SHT_NOBITS) {
-      Expected<ArrayRef<uint8_t>> data = elf.getSectionContents(section);
-      if (!data)
-        return data.takeError();
-      bytes = toStringRef(*data);
-    }
-    // The buffer outlives the map: names and contents point into it.
-    contents[*name] = bytes;
+    if (Error error = visit(elf, section, *name))
+      return error;
   }
+  return Error::success();
+}
+
+/// Section contents by name, for comparing two builds.
+static Expected<StringMap<StringRef>> getSectionContents(StringRef binary) {
+  StringMap<StringRef> contents;
+  Error error = forEachZebinSection(
+      binary,
+      [&](const object::ELF64LEFile &elf, const object::ELF64LE::Shdr &section,
+          StringRef name) -> Error {
+        StringRef bytes;
+        if (section.sh_type != ELF::SHT_NOBITS) {
+          Expected<ArrayRef<uint8_t>> data = elf.getSectionContents(section);
+          if (!data)
+            return data.takeError();
+          bytes = toStringRef(*data);
+        }
+        // The buffer outlives the map: names and contents point into it.
+        contents[name] = bytes;
+        return Error::success();
+      });
+  if (error)
+    return std::move(error);
   return contents;
 }
 

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Native/ZebinTarget.h"
+#include "XPUCodegen/Target/Native/Zebin.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -117,27 +118,20 @@ static void readNote(const object::ELF64LE::Note &note, ZebinTarget &target) {
 }
 
 Expected<ZebinTarget> mlir::xpu::readZebinTarget(StringRef binary) {
-  auto object = object::ELF64LEObjectFile::create(
-      MemoryBufferRef(binary, "zebin"), /*InitContent=*/false);
-  if (!object)
-    return object.takeError();
-  const object::ELF64LEFile &elf = object->getELFFile();
-  auto sections = elf.sections();
-  if (!sections)
-    return sections.takeError();
   ZebinTarget target;
-  for (const object::ELF64LE::Shdr &section : *sections) {
-    Expected<StringRef> name = elf.getSectionName(section);
-    if (!name)
-      return name.takeError();
-    if (section.sh_type != ELF::SHT_NOTE || *name != ".note.intelgt.compat")
-      continue;
-    Error error = Error::success();
-    for (const object::ELF64LE::Note &note : elf.notes(section, error))
-      readNote(note, target);
-    if (error)
-      return std::move(error);
-  }
+  Error error = forEachZebinSection(
+      binary,
+      [&](const object::ELF64LEFile &elf, const object::ELF64LE::Shdr &section,
+          StringRef name) -> Error {
+        if (section.sh_type != ELF::SHT_NOTE || name != ".note.intelgt.compat")
+          return Error::success();
+        Error notesError = Error::success();
+        for (const object::ELF64LE::Note &note : elf.notes(section, notesError))
+          readNote(note, target);
+        return notesError;
+      });
+  if (error)
+    return std::move(error);
   return target;
 }
 

@@ -13,7 +13,9 @@
 #ifndef XPUCODEGEN_TARGET_NATIVE_ZEBIN_H
 #define XPUCODEGEN_TARGET_NATIVE_ZEBIN_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Object/ELF.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -51,6 +53,16 @@ struct ZebinInfo {
 /// Reads `binary`; a buffer that is not a zebin (not ELF, no or malformed
 /// .ze_info) is an error describing what is wrong.
 llvm::Expected<ZebinInfo> readZebin(llvm::StringRef binary);
+
+/// Calls `visit` with every section of the ELF64 little-endian `binary`
+/// and its name, in order; stops at the first error (of the ELF reader or
+/// of `visit`).
+llvm::Error forEachZebinSection(
+    llvm::StringRef binary,
+    llvm::function_ref<llvm::Error(const llvm::object::ELF64LEFile &,
+                                   const llvm::object::ELF64LE::Shdr &,
+                                   llvm::StringRef name)>
+        visit);
 
 /// True when `binary` is an ELF file without any `.text.<kernel>` section or
 /// without a `.symtab`: what some IGC versions write, with a success exit
