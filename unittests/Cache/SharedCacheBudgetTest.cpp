@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 
+#include "LoopbackListener.h"
+
 #include "gtest/gtest.h"
 
 #include <atomic>
@@ -84,15 +86,7 @@ class SlowRedis {
 public:
   using Delay = std::function<Clock::duration(StringRef, unsigned)>;
   explicit SlowRedis(Delay delay) : delay(std::move(delay)) {
-    fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
-    socklen_t len = sizeof(addr);
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-    port = ntohs(addr.sin_port);
-    ::listen(fd, 64);
+    fd = test::listenOnLoopback(64, port);
     acceptor = std::thread([this] { acceptAll(); });
   }
   ~SlowRedis() {

@@ -20,6 +20,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "LoopbackListener.h"
+
 #include "gtest/gtest.h"
 
 #include <atomic>
@@ -92,15 +94,7 @@ class FakeServer {
 public:
   explicit FakeServer(std::string reply, bool answer = true)
       : reply(std::move(reply)), answer(answer) {
-    fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd, reinterpret_cast<sockaddr *>(&addr), sizeof(addr)), 0);
-    socklen_t len = sizeof(addr);
-    ::getsockname(fd, reinterpret_cast<sockaddr *>(&addr), &len);
-    port = ntohs(addr.sin_port);
-    ::listen(fd, 8);
+    fd = test::listenOnLoopback(8, port);
     thread = std::thread([this] { serve(); });
   }
   ~FakeServer() {
