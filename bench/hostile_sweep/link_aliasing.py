@@ -21,6 +21,7 @@ every kernel from the host. Two checks:
   clean  a run failed with a located error (exit status 1)
 """
 
+import sys
 import json
 import random
 import re
@@ -192,13 +193,5 @@ def sweep(build: Path, count: int, rng: random.Random, work: Path) -> dict:
 
 
 if __name__ == "__main__":
-    import argparse
-    import tempfile
-    parser = argparse.ArgumentParser()
-    parser.add_argument("build", type=Path)
-    parser.add_argument("--count", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        print(json.dumps(sweep(args.build.resolve(), args.count,
-                               random.Random(args.seed), Path(tmp))))
+    import sweep as driver
+    driver.run_alone(sys.modules[__name__], 30)

@@ -16,6 +16,7 @@ cache: each output must be the module's own flag-free, cache-less binary.
   clean  xpu-opt refused the flags with an error (exit status 1)
 """
 
+import sys
 import random
 import re
 import subprocess
@@ -210,14 +211,5 @@ def sweep(build: Path, count: int, rng: random.Random, work: Path) -> dict:
 
 
 if __name__ == "__main__":
-    import argparse
-    import json
-    import tempfile
-    parser = argparse.ArgumentParser()
-    parser.add_argument("build", type=Path)
-    parser.add_argument("--count", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        print(json.dumps(sweep(args.build.resolve(), args.count,
-                               random.Random(args.seed), Path(tmp))))
+    import sweep as driver
+    driver.run_alone(sys.modules[__name__], 40)

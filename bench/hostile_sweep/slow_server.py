@@ -16,7 +16,6 @@ in all; a cold run fills it, a warm run on an empty local cache reads it.
 Usage: slow_server.py BUILD_DIR [--count N] [--seed S]
 """
 
-import argparse
 import random
 import socket
 import subprocess
@@ -193,20 +192,6 @@ def sweep(build, count, rng, work):
     return counts
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", type=Path)
-    parser.add_argument("--count", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=26)
-    parser.add_argument("--work", type=Path)
-    args = parser.parse_args()
-    import tempfile
-    with tempfile.TemporaryDirectory(prefix="slow-server-") as tmp:
-        work = args.work or Path(tmp)
-        counts = sweep(args.build.resolve(), args.count,
-                       random.Random(args.seed), work)
-    print(LABEL + ":", " ".join(f"{k}={v}" for k, v in counts.items()))
-
-
 if __name__ == "__main__":
-    main()
+    import sweep as driver
+    driver.run_alone(sys.modules[__name__], 6)

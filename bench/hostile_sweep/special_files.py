@@ -16,7 +16,6 @@ writer blocked `inspect` forever. Counts (sweep.py's kinds):
 Usage: special_files.py BUILD_DIR [--count N] [--seed S]
 """
 
-import argparse
 import itertools
 import os
 import random
@@ -161,19 +160,6 @@ def sweep(build: Path, count: int, rng: random.Random, work: Path) -> dict:
     return counts
 
 
-def main():
-    import tempfile
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", type=Path)
-    parser.add_argument("--count", type=int,
-                        default=len(KINDS) * len(OPERATIONS))
-    parser.add_argument("--seed", type=int, default=11)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="xpu-special-") as tmp:
-        counts = sweep(args.build.resolve(), args.count,
-                       random.Random(args.seed), Path(tmp))
-    print(LABEL, counts)
-
-
 if __name__ == "__main__":
-    main()
+    import sweep as driver
+    driver.run_alone(sys.modules[__name__], len(KINDS) * len(OPERATIONS))

@@ -7,8 +7,6 @@ notes naming another device than the one asked for.
 Run alone: python3 bench/hostile_sweep/stale_replies.py BUILD_DIR [COUNT]
 """
 
-import json
-import random
 import re
 import struct
 import subprocess
@@ -189,8 +187,5 @@ def sweep(build, count, rng, work):
 
 
 if __name__ == "__main__":
-    import tempfile
-    build = Path(sys.argv[1]).resolve()
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 40
-    with tempfile.TemporaryDirectory(prefix="xpu-stale-") as tmp:
-        print(json.dumps(sweep(build, count, random.Random(7), Path(tmp))))
+    import sweep as driver
+    driver.run_alone(sys.modules[__name__], 30)

@@ -369,6 +369,25 @@ def sweep_attrs(build, count, rng, work):
     return counts
 
 
+def run_alone(module, default_count, add_arguments=None):
+    """Runs one dimension module by itself:
+    MODULE.py BUILD_DIR [--count N] [--seed S] [its own options].
+    `add_arguments(parser)` adds the module's options and returns what to
+    do with the parsed arguments before the sweep."""
+    parser = argparse.ArgumentParser(description=module.LABEL)
+    parser.add_argument("build", type=Path)
+    parser.add_argument("--count", type=int, default=default_count)
+    parser.add_argument("--seed", type=int, default=11)
+    apply = add_arguments(parser) if add_arguments else None
+    args = parser.parse_args()
+    if apply:
+        apply(args)
+    with tempfile.TemporaryDirectory(prefix="xpu-sweep-") as tmp:
+        counts = module.sweep(args.build.resolve(), args.count,
+                              random.Random(args.seed), Path(tmp))
+    print(module.LABEL, json.dumps(counts))
+
+
 def parse_dimensions(parser, items):
     """--dimension NAME=N values over the defaults."""
     dimensions = dict(DIMENSIONS)

@@ -11,13 +11,10 @@ interpreter that is restarted after a crash).
     python3 upstream_verifiers.py BUILD_DIR [--count N] [--seed S]
 """
 
-import argparse
-import json
 import random
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -170,17 +167,6 @@ def sweep(build: Path, count: int, rng: random.Random, work: Path) -> dict:
     return counts
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("build", type=Path)
-    parser.add_argument("--count", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=11)
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as work:
-        counts = sweep(args.build.resolve(), args.count,
-                       random.Random(args.seed), Path(work))
-    print(json.dumps(counts))
-
-
 if __name__ == "__main__":
-    main()
+    import sweep as driver
+    driver.run_alone(sys.modules[__name__], 160)

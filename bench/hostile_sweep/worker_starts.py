@@ -134,12 +134,16 @@ def sweep(build: Path, count: int, rng: random.Random, work: Path) -> dict:
     return counts
 
 
+def add_arguments(parser):
+    """--no-children: start faults alone, without forked children."""
+    parser.add_argument("--no-children", action="store_true")
+
+    def apply(args):
+        global FORK_CHILDREN
+        FORK_CHILDREN = not args.no_children
+    return apply
+
+
 if __name__ == "__main__":
-    import tempfile
-    build = Path(sys.argv[1]).resolve()
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 12
-    seed = int(sys.argv[sys.argv.index("--seed") + 1]) \
-        if "--seed" in sys.argv else 26
-    FORK_CHILDREN = "--no-children" not in sys.argv
-    with tempfile.TemporaryDirectory(prefix="xpu-worker-starts-") as tmp:
-        print(LABEL, sweep(build, runs, random.Random(seed), Path(tmp)))
+    import sweep as driver
+    driver.run_alone(sys.modules[__name__], 20, add_arguments)
