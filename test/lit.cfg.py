@@ -138,10 +138,11 @@ for required in filter(None, os.environ.get("XPU_REQUIRE_COMPILERS",
 # run Level Zero code through it with ZE_ENABLE_ALT_DRIVERS=%ze_offline_driver.
 # A sanitized build uses the release build's driver: the driver runs inside
 # the (release) compiler worker ($XPU_SANITIZER_ZE_DRIVER, tools/ci-sanitize).
-config.substitutions.append(
-    ("%ze_offline_driver", os.environ.get("XPU_SANITIZER_ZE_DRIVER") or
-     os.path.join(config.xpu_lib_dir, "libze_xpu_offline.so"))
-)
+config.xpu_ze_offline_driver = os.environ.get(
+    "XPU_SANITIZER_ZE_DRIVER") or os.path.join(config.xpu_lib_dir,
+                                               "libze_xpu_offline.so")
+config.substitutions.append(("%ze_offline_driver",
+                             config.xpu_ze_offline_driver))
 
 
 # A real Intel GPU behind Level Zero. Probed in a child process (zeInit loads
