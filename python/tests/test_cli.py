@@ -142,13 +142,18 @@ def test_progress_only_on_a_terminal():
 
     terminal = FakeTerminal()
     with _cli._Progress("k.spv (1 kernel)", stream=terminal, delay=0):
-        time.sleep(0.35)
+        # The line comes at the first tick (0.1 s): waited for, not slept
+        # for, so that a loaded machine only makes this slower.
+        deadline = time.monotonic() + 60
+        while ("compiling" not in terminal.getvalue()
+               and time.monotonic() < deadline):
+            time.sleep(0.05)
     assert "xpu_codegen: compiling k.spv (1 kernel)" in terminal.getvalue()
     assert terminal.getvalue().endswith("\r\033[K")
 
     pipe = io.StringIO()
     with _cli._Progress("k.spv", stream=pipe, delay=0):
-        time.sleep(0.25)
+        time.sleep(0.25)  # Ticks a terminal would have seen.
     assert pipe.getvalue() == ""
 
 

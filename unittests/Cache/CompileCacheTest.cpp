@@ -223,7 +223,9 @@ TEST(CompileCache, NonRegularEntriesAreFastMisses) {
   auto timedMiss = [&](const char *what) {
     auto start = std::chrono::steady_clock::now();
     EXPECT_FALSE(cache.lookup(key)) << what;
-    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2))
+    // Generous for a loaded machine: reading them took minutes or ever.
+    EXPECT_LT(std::chrono::steady_clock::now() - start,
+              std::chrono::seconds(20))
         << what;
     // sys::fs::remove refuses FIFOs.
     if (::unlink(path.c_str()) != 0)

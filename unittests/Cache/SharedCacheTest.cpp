@@ -227,7 +227,8 @@ TEST(RedisConnectionTest, SilentServerTimesOut) {
   ASSERT_FALSE(bool(reply));
   EXPECT_NE(toString(reply.takeError()).find("timed out"), std::string::npos);
   EXPECT_GE(took, 250ms);
-  EXPECT_LT(took, 3s);
+  // Timed out instead of waiting for ever; generous for a loaded machine.
+  EXPECT_LT(took, 30s);
 }
 
 TEST(RedisConnectionTest, Refused) {

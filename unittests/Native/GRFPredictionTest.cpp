@@ -14,11 +14,12 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <mutex>
 #include <optional>
-#include <thread>
 
 using namespace llvm;
 using namespace mlir::xpu;
@@ -33,18 +34,20 @@ struct FakeCompiler {
   std::vector<BuildGRF> built;
   /// Builds running right now, and the most ever seen at once.
   std::atomic<int> running{0}, maxRunning{0};
-  /// How long a build takes, so concurrent builds overlap.
-  std::chrono::milliseconds delay{0};
+  /// A build waits (up to a minute) until this many have run at once, so
+  /// concurrent builds overlap however slowly their threads are scheduled;
+  /// builds run one after another never do, and so wait out the minute.
+  int overlap = 1;
+  std::condition_variable started;
 
   Expected<BuildAttempt> operator()(BuildGRF mode) {
-    int now = ++running;
-    int seen = maxRunning.load();
-    while (now > seen && !maxRunning.compare_exchange_weak(seen, now)) {
-    }
-    std::this_thread::sleep_for(delay);
-    --running;
     {
-      std::lock_guard<std::mutex> lock(mutex);
+      std::unique_lock<std::mutex> lock(mutex);
+      maxRunning = std::max(maxRunning.load(), ++running);
+      started.notify_all();
+      started.wait_for(lock, std::chrono::minutes(1),
+                       [&] { return maxRunning >= overlap; });
+      --running;
       built.push_back(mode);
     }
     if (failOn == mode)
@@ -162,7 +165,7 @@ TEST(GRFPredictionTest, PredictedLargeThatSpillsBuildsSmallAndKeepsTheLesser) {
 TEST(GRFPredictionTest, SpeculationBuildsBothConcurrently) {
   FakeCompiler compiler;
   compiler.smallSpill = 5248;
-  compiler.delay = std::chrono::milliseconds(100);
+  compiler.overlap = 2;
   Expected<GRFDecision> d = decide(compiler, BuildPlan::Speculate);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built.size(), 2u);

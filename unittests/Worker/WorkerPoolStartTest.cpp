@@ -162,7 +162,9 @@ TEST(WorkerPoolStarts, WorkerThatAlwaysDiesFailsEveryJobFast) {
           << failure;
     // Each job its start and a retry at most, however many jobs.
     EXPECT_LE(faults.getStarts(), 2 * jobs);
-    EXPECT_LT(secondsSince(start), 8);
+    // No job waits for a start-up limit (60 s) or a back-off; generous for
+    // a loaded machine.
+    EXPECT_LT(secondsSince(start), 45);
   }
 }
 
@@ -217,11 +219,12 @@ std::vector<pid_t> readPids(StringRef file) {
   return pids;
 }
 
-/// Waits up to 10 s for every pid in `file` to be gone; kills survivors.
+/// Waits (up to a minute: a loaded machine) for every pid in `file` to be
+/// gone; kills survivors.
 bool childrenGone(StringRef file) {
   std::vector<pid_t> pids = readPids(file);
   EXPECT_FALSE(pids.empty());
-  auto giveUp = Clock::now() + std::chrono::seconds(10);
+  auto giveUp = Clock::now() + std::chrono::seconds(60);
   while (llvm::any_of(pids, isRunning) && Clock::now() < giveUp)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   bool gone = llvm::none_of(pids, isRunning);

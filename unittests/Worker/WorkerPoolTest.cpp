@@ -250,19 +250,15 @@ TEST(WorkerPoolLimits, TimeLimitKillsTheJobAndPoolSurvives) {
       WorkerPool::create(1, WorkerLimits{/*memoryMiB=*/8192,
                                          /*timeoutMs=*/1500});
   ASSERT_OK(pool);
-  auto start = std::chrono::steady_clock::now();
   Expected<WorkerResponse> response =
       (*pool)->run(request("slow.spv", "-cl-intel-128-GRF-per-thread"));
-  double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
   ASSERT_FALSE(response);
   std::string message = errorText(response);
-  // Start-up does not count against the job's limit, so this is the job.
+  // Start-up does not count against the job's limit, so this is the job,
+  // killed at its limit (a loaded machine only makes IGC slower).
   EXPECT_NE(message.find("compiler worker exceeded the 1500 ms time limit"),
             std::string::npos)
       << message;
-  EXPECT_LT(seconds, 3.5);
   expectStillCompiles(**pool);
 }
 
@@ -423,18 +419,27 @@ TEST(WorkerPoolHostile, NaNCompileTimeIsAnError) {
 // A worker that never says hello cost the whole start-up limit per module,
 // serially: now one start-up and its retry, then the same error at once.
 TEST(WorkerPoolHostile, SilentWorkerCostsOneStartup) {
+  SmallString<128> log;
+  ASSERT_FALSE(sys::fs::createTemporaryFile("fake-worker", "log", log));
   ScopedEnv mode("XPU_FAKE_WORKER", "silent");
+  ScopedEnv logEnv("XPU_FAKE_WORKER_LOG", log.str().str());
   Expected<std::unique_ptr<WorkerPool>> pool = fakePool(/*startupMs=*/1000);
   ASSERT_OK(pool);
-  auto start = std::chrono::steady_clock::now();
   for (int job = 0; job < 4; ++job) {
     Expected<WorkerResponse> response = (*pool)->run(request("add.spv"));
     EXPECT_NE(errorText(response).find("time limit while starting"),
               std::string::npos)
         << errorText(response);
   }
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(6));
   EXPECT_EQ((*pool)->getWorkersStarted(), 0u);
+  // The cost is counted in starts, not seconds: one line per start (a start
+  // killed before it wrote its line counts as none). Was two per job.
+  ErrorOr<std::unique_ptr<MemoryBuffer>> starts = MemoryBuffer::getFile(log);
+  ASSERT_TRUE(bool(starts));
+  SmallVector<StringRef> lines;
+  (*starts)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
+  EXPECT_LE(lines.size(), 2u);
+  (void)sys::fs::remove(log);
 }
 
 // The private directory of a worker that dies before saying hello leaked.
@@ -470,8 +475,9 @@ TEST_F(WorkerPoolTest, IdleWorkersAreReaped) {
   ASSERT_OK(pool);
   Expected<WorkerResponse> first = (*pool)->run(request("add.spv"));
   ASSERT_OK(first);
-  EXPECT_EQ((*pool)->getWorkersAlive(), 1u);
-  for (int i = 0; i < 100 && (*pool)->getWorkersAlive(); ++i)
+  // Counted in starts: on a loaded machine the worker may already be gone.
+  EXPECT_EQ((*pool)->getWorkersStarted(), 1u);
+  for (int i = 0; i < 1200 && (*pool)->getWorkersAlive(); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   EXPECT_EQ((*pool)->getWorkersAlive(), 0u);
   Expected<WorkerResponse> second = (*pool)->run(request("add.spv"));
