@@ -6,8 +6,9 @@
 //
 // Uses libze_xpu_offline.so exactly as a Level Zero program in CI would: the
 // real loader, ZE_ENABLE_ALT_DRIVERS, and nothing but the public API. The
-// lit test sets ZE_ENABLE_ALT_DRIVERS and XPU_ZE_OFFLINE_DEVICES=pvc,acm-g10;
-// run by hand, the test points the loader at the driver it was built with.
+// lit suite (test/Unit/lit.cfg.py) sets ZE_ENABLE_ALT_DRIVERS and
+// XPU_ZE_OFFLINE_DEVICES=pvc,acm-g10; run by hand, the test points the
+// loader at the driver it was built with.
 //
 // Expected numbers are IGC's measurements of the test kernels on pvc
 // (test/Inputs/Native/README.md): the same facts the ocloc path reads.
