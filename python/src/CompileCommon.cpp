@@ -50,6 +50,11 @@ std::optional<GRFPolicy> python::parsePolicy(llvm::StringRef name) {
       .Case("xlarge", GRFPolicy::XLarge)
       .Case("default", GRFPolicy::Default)
       .Case("auto", GRFPolicy::Auto)
+      .Case("32", GRFPolicy::Regs32)
+      .Case("64", GRFPolicy::Regs64)
+      .Case("96", GRFPolicy::Regs96)
+      .Case("160", GRFPolicy::Regs160)
+      .Case("192", GRFPolicy::Regs192)
       .Default(std::nullopt);
 }
 
@@ -64,7 +69,8 @@ bool python::checkOptions(const CompileOptions &options,
     return fail(describeUnknownDevice(options.arch));
   if (!parsePolicy(options.grfMode))
     return fail("unknown GRF mode '" + options.grfMode +
-                "'; valid: small, large, auto, default");
+                "'; valid: small, large, xlarge, auto, default, or a register "
+                "count (32, 64, 96, 128, 160, 192, 256, 512)");
   if (!parseBackend(options.backend))
     return fail("unknown backend '" + options.backend +
                 "'; valid: auto, ocloc, level-zero");

@@ -143,6 +143,14 @@ static void defineDeviceFacts(py::module_ &m) {
         }
         info["grf_modes"] = modes;
         info["threads_per_eu"] = threads;
+        py::list counts, countThreads;
+        for (int64_t registers : getGRFCounts(*device)) {
+          counts.append(registers);
+          countThreads.append(
+              device->getThreadsPerEU(static_cast<unsigned>(registers)));
+        }
+        info["grf_counts"] = counts;
+        info["threads_per_count"] = countThreads;
         info["eus_per_core"] = device->eusPerCore;
         info["max_work_group_size"] = device->maxWorkGroupSize;
         info["sub_group_sizes"] = py::cast(std::vector<unsigned>(

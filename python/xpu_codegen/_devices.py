@@ -44,7 +44,9 @@ def device(arch) -> Device:
                   eus_per_core=info["eus_per_core"],
                   max_work_group_size=info["max_work_group_size"],
                   sub_group_sizes=tuple(info["sub_group_sizes"]),
-                  max_scratch_per_thread=info["max_scratch_per_thread"])
+                  max_scratch_per_thread=info["max_scratch_per_thread"],
+                  grf_counts=tuple(info["grf_counts"]),
+                  threads_per_count=tuple(info["threads_per_count"]))
 
 
 def _device_grf_modes(arch: str):
@@ -52,6 +54,13 @@ def _device_grf_modes(arch: str):
     compile then reports the unknown arch)."""
     info = _xpu_codegen.device_info(arch)
     return None if info is None else tuple(info["grf_modes"])
+
+
+def _device_grf_counts(arch: str):
+    """Every register count of ``arch`` (modes and variable counts); None
+    when unknown."""
+    info = _xpu_codegen.device_info(arch)
+    return None if info is None else tuple(info["grf_counts"])
 
 
 def valid_archs() -> Tuple[str, ...]:

@@ -5,13 +5,14 @@ import os
 from typing import Sequence
 
 from . import _xpu_codegen
-from ._devices import _device_grf_modes, _resolve_arch
+from ._devices import _device_grf_counts, _device_grf_modes, _resolve_arch
 
-#: Accepted ``grf_mode`` values: the modes, and Triton's register counts
+#: Accepted ``grf_mode`` values: the modes, Triton's register counts
 #: (``'128'`` is small, ``'256'`` large, ``'512'`` xlarge: only where the
-#: device has it, cri with IGC 2.x).
+#: device has it, cri with IGC 2.x), and the counts of Xe3/Xe3P's variable
+#: register file (``'32'`` ... ``'192'``: ptl and cri).
 GRF_MODES = ("auto", "small", "large", "default", "xlarge", "128", "256",
-             "512")
+             "512", "32", "64", "96", "160", "192")
 _GRF_REGISTERS = {"small": 128, "large": 256, "xlarge": 512, "128": 128,
                   "256": 256, "512": 512}
 #: Accepted ``validate`` values: a SPIRV-Tools rejection is a warning, an
@@ -148,6 +149,13 @@ def _check_grf_mode(grf_mode, arch: str) -> str:
                 f"{', '.join(map(str, modes))})")
         # The register counts are Triton's names for the same modes.
         grf_mode = {128: "small", 256: "large", 512: "xlarge"}[registers]
+    elif grf_mode.isdigit():
+        counts = _device_grf_counts(arch)
+        if counts is not None and int(grf_mode) not in counts:
+            raise ValueError(
+                f"grf_mode={grf_mode!r}: {arch} has no {grf_mode}-register "
+                f"count per thread (its counts: "
+                f"{', '.join(map(str, counts))})")
     return grf_mode
 
 

@@ -152,12 +152,17 @@ class Device:
     max_work_group_size: int
     sub_group_sizes: Tuple[int, ...]
     max_scratch_per_thread: int
+    #: Every register count a binary can have, ascending: the modes' and,
+    #: on Xe3/Xe3P's variable register file, the counts between (32 ... 192).
+    grf_counts: Tuple[int, ...] = ()
+    #: Hardware threads per vector engine at each of those counts.
+    threads_per_count: Tuple[int, ...] = ()
 
     def max_work_group_size_for(self, grf_count: int, simd: int) -> int:
         """The largest work-group a kernel with ``grf_count`` registers per
-        thread at SIMD width ``simd`` can launch with (0: no such mode)."""
-        if grf_count not in self.grf_modes:
+        thread at SIMD width ``simd`` can launch with (0: no such count)."""
+        if grf_count not in self.grf_counts:
             return 0
-        threads = self.threads_per_eu[self.grf_modes.index(grf_count)]
+        threads = self.threads_per_count[self.grf_counts.index(grf_count)]
         return min(self.eus_per_core * threads * simd,
                    self.max_work_group_size)

@@ -26,18 +26,10 @@ using namespace mlir::xpu::detail;
 /// module builds once in that mode, and each part's decision reuses it.
 static BuildGRF getFirstBuildMode(GRFPolicy policy, AutoStrategy strategy,
                                   BuildPlan plan, const DeviceInfo &device) {
-  switch (policy) {
-  case GRFPolicy::Small:
-    return BuildGRF::Small;
-  case GRFPolicy::Large:
-    return BuildGRF::Large;
-  case GRFPolicy::XLarge:
-    return BuildGRF::XLarge;
-  case GRFPolicy::Default:
+  if (std::optional<BuildGRF> forced = getForcedBuildGRF(policy))
+    return *forced;
+  if (policy == GRFPolicy::Default)
     return BuildGRF::Default;
-  case GRFPolicy::Auto:
-    break;
-  }
   if (strategy == AutoStrategy::IGC)
     return BuildGRF::IGCAuto;
   // The register-count search starts from IGC's default build.

@@ -83,6 +83,15 @@ static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
                                  const NativeCodegenOptions &options,
                                  PreparedModule &module) {
   module.policy = request.policy;
+  // A count that no mode names (the modes have their own messages below).
+  std::optional<BuildGRF> forced = getForcedBuildGRF(request.policy);
+  int64_t registers = forced ? getNRegs(*forced) : 0;
+  if (registers && registers != 128 && registers != 256 && registers != 512 &&
+      !module.device->buildsRegisterCount(registers, module.device->knownTo))
+    return llvm::createStringError(llvm::formatv(
+        "arch '{0}' has no {1}-register count per thread: its counts are "
+        "{2}",
+        request.arch, registers, module.device->getGRFCountList()));
   if (request.policy == GRFPolicy::XLarge &&
       !module.device->supportsXLargeGRF())
     return llvm::createStringError(llvm::formatv(

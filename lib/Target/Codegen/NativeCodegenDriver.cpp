@@ -54,12 +54,13 @@ llvm::StringRef mlir::xpu::getEffectiveGRFMode(const BuildAttempt &attempt) {
     return "xlarge";
   case BuildGRF::Default:
     return "default";
-  case BuildGRF::IGCAuto:
   case BuildGRF::Regs32:
   case BuildGRF::Regs64:
   case BuildGRF::Regs96:
   case BuildGRF::Regs160:
   case BuildGRF::Regs192:
+    return stringifyBuildGRF(attempt.mode);
+  case BuildGRF::IGCAuto:
     break;
   }
   // The GRF mode attribute's class of the count the binary has.

@@ -247,6 +247,25 @@ std::string DeviceInfo::getGRFModeList() const {
   return llvm::join(counts, ", ");
 }
 
+unsigned DeviceInfo::getMostThreadsRegisters() const {
+  unsigned best = 0;
+  for (int64_t count : getGRFCounts(*this)) {
+    auto registers = static_cast<unsigned>(count);
+    if (!getGRFMode(registers) && !buildsRegisterCount(registers, knownTo))
+      continue;
+    if (!best || getThreadsPerEU(registers) >= getThreadsPerEU(best))
+      best = registers;
+  }
+  return best;
+}
+
+std::string DeviceInfo::getGRFCountList() const {
+  llvm::SmallVector<std::string> counts;
+  for (int64_t registers : getGRFCounts(*this))
+    counts.push_back(std::to_string(registers));
+  return llvm::join(counts, ", ");
+}
+
 bool DeviceInfo::supportsSubgroupSize(unsigned size) const {
   return llvm::is_contained(subgroupSizes, size);
 }

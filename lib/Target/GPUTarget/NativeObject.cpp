@@ -25,6 +25,16 @@ static GRFPolicy toPolicy(GRFMode mode) {
     return GRFPolicy::Default;
   case GRFMode::XLarge:
     return GRFPolicy::XLarge;
+  case GRFMode::Regs32:
+    return GRFPolicy::Regs32;
+  case GRFMode::Regs64:
+    return GRFPolicy::Regs64;
+  case GRFMode::Regs96:
+    return GRFPolicy::Regs96;
+  case GRFMode::Regs160:
+    return GRFPolicy::Regs160;
+  case GRFMode::Regs192:
+    return GRFPolicy::Regs192;
   }
   llvm_unreachable("unknown GRF mode");
 }

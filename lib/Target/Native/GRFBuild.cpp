@@ -54,6 +54,13 @@ StringRef mlir::xpu::stringifyBuildGRF(BuildGRF mode) {
   return "unknown";
 }
 
+std::string mlir::xpu::describeBuildGRF(BuildGRF mode, StringRef modeWord) {
+  StringRef name = stringifyBuildGRF(mode);
+  if (!name.empty() && isDigit(name.front()))
+    return (name + "-register count").str();
+  return (name + " " + modeWord).str();
+}
+
 StringRef mlir::xpu::getGRFFlag(BuildGRF mode, WorkerBackend backend) {
   bool levelZero = backend == WorkerBackend::LevelZero;
   switch (mode) {
@@ -83,6 +90,31 @@ StringRef mlir::xpu::getGRFFlag(BuildGRF mode, WorkerBackend backend) {
     return "";
   }
   return "";
+}
+
+std::optional<BuildGRF> mlir::xpu::getForcedBuildGRF(GRFPolicy policy) {
+  switch (policy) {
+  case GRFPolicy::Auto:
+  case GRFPolicy::Default:
+    return std::nullopt;
+  case GRFPolicy::Small:
+    return BuildGRF::Small;
+  case GRFPolicy::Large:
+    return BuildGRF::Large;
+  case GRFPolicy::XLarge:
+    return BuildGRF::XLarge;
+  case GRFPolicy::Regs32:
+    return BuildGRF::Regs32;
+  case GRFPolicy::Regs64:
+    return BuildGRF::Regs64;
+  case GRFPolicy::Regs96:
+    return BuildGRF::Regs96;
+  case GRFPolicy::Regs160:
+    return BuildGRF::Regs160;
+  case GRFPolicy::Regs192:
+    return BuildGRF::Regs192;
+  }
+  return std::nullopt;
 }
 
 std::optional<BuildGRF> mlir::xpu::getBuildGRFForRegisters(unsigned registers) {
@@ -217,6 +249,7 @@ StringRef mlir::xpu::stringifyBuildPlan(BuildPlan plan) {
 }
 
 /// One build in `mode` (a forced mode, default or IGC's auto flag).
+
 static Expected<GRFDecision> buildOnce(BuildMemo &memo, BuildGRF mode) {
   Expected<BuildAttempt> only = memo.get(mode);
   if (!only)
@@ -228,8 +261,8 @@ static Expected<GRFDecision> buildOnce(BuildMemo &memo, BuildGRF mode) {
       : mode == BuildGRF::Default
           ? formatv("default mode (no GRF flag) built with {0} GRF", registers)
                 .str()
-          : formatv("forced {0} mode built with {1} GRF",
-                    stringifyBuildGRF(mode), registers)
+          : formatv("forced {0} built with {1} GRF",
+                    describeBuildGRF(mode, "mode"), registers)
                 .str();
   reason += formatv(" and spilled {0} bytes", only->spillSize).str();
   return memo.keep(mode, std::move(reason),
@@ -324,19 +357,15 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
     return walk.decide();
   case GRFPolicy::Default:
     return buildUnpinned(memo, walk, BuildGRF::Default, ladder.front());
-  case GRFPolicy::Small:
-  case GRFPolicy::Large:
-  case GRFPolicy::XLarge:
+  default:
     break;
   }
   // Forced: one build, and never one that cannot launch.
-  BuildGRF mode = policy == GRFPolicy::Small   ? BuildGRF::Small
-                  : policy == GRFPolicy::Large ? BuildGRF::Large
-                                               : BuildGRF::XLarge;
+  BuildGRF mode = *getForcedBuildGRF(policy);
   if (std::optional<WorkGroupLimit> limit = limits.checkBeforeBuild(mode))
     return make_error<OutOfResourcesError>(
         kWorkGroupResource, limit->required, limit->limit,
-        "forced " + stringifyBuildGRF(mode) +
-            " GRF mode cannot launch: " + limit->message);
+        "forced " + describeBuildGRF(mode, "GRF mode") +
+            " cannot launch: " + limit->message);
   return buildOnce(memo, mode);
 }

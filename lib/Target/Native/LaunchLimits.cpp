@@ -42,7 +42,8 @@ static unsigned getModeRegisters(BuildGRF mode, const DeviceInfo &device) {
   case BuildGRF::Regs192:
     return static_cast<unsigned>(getNRegs(mode));
   case BuildGRF::Default:
-    return device.grfModes.front().registers;
+    // IGC picks the count; the binary's own is checked after the build.
+    return device.getMostThreadsRegisters();
   case BuildGRF::IGCAuto:
     return 0;
   }
@@ -135,8 +136,8 @@ mlir::xpu::checkAnyMode(const LaunchLimits &limits) {
   const DeviceInfo *device = limits.device;
   if (!device || device->grfModes.empty())
     return std::nullopt;
-  // The smallest mode runs the most threads, so the largest work-groups.
-  unsigned registers = device->grfModes.front().registers;
+  // The count with the most threads runs the largest work-groups.
+  unsigned registers = device->getMostThreadsRegisters();
   std::optional<UnlaunchableKernel> first;
   KernelWorkGroup every{"*", limits.defaultWorkGroupSize, 0};
   SmallVector<StringRef> failing, others;
@@ -176,7 +177,7 @@ std::vector<std::string> mlir::xpu::exemptUnlaunchable(LaunchLimits &limits) {
   const DeviceInfo *device = limits.device;
   if (!device || device->grfModes.empty())
     return warnings;
-  unsigned registers = device->grfModes.front().registers;
+  unsigned registers = device->getMostThreadsRegisters();
   for (KernelWorkGroup &kernel : limits.kernels) {
     if (!kernel.size || kernel.unlaunchable)
       continue;

@@ -21,9 +21,35 @@ gpu.module @m [#xpu.target<arch = "dg1", grf_mode = large>] {}
 
 // -----
 
-// expected-error @+2 {{expected one of [small, large, auto, default, xlarge] for register file (GRF) mode of a kernel, got: huge}}
+// expected-error @+2 {{expected a GRF mode (small, large, xlarge, auto, default) or a register count (32, 64, 96, 128, 160, 192, 256, 512), got 'huge'}}
 // expected-error @+1 {{failed to parse XPU_TargetAttr parameter 'grf_mode'}}
 gpu.module @m [#xpu.target<arch = "pvc", grf_mode = huge>] {}
+
+// -----
+
+// 224 crashes IGC 2.40: no device has it, and it is never asked for.
+// expected-error @+2 {{no register count 224 per thread: counts are 32, 64, 96, 128, 160, 192, 256, 512}}
+// expected-error @+1 {{failed to parse XPU_TargetAttr parameter 'grf_mode'}}
+gpu.module @m [#xpu.target<arch = "ptl", grf_mode = 224>] {}
+
+// -----
+
+// A count outside Xe3/Xe3P's variable register file.
+// expected-error @+1 {{arch 'bmg' has no 160-register count per thread; its counts: 32, 64, 96, 128, 256}}
+gpu.module @m [#xpu.target<arch = "bmg", grf_mode = 160>] {}
+
+// -----
+
+// expected-error @+2 {{no register count 4294967296 per thread}}
+// expected-error @+1 {{failed to parse XPU_GRFModeAttr parameter 'value'}}
+gpu.module @m attributes {xpu.grf_mode = #xpu.grf_mode<4294967296>} {}
+
+// -----
+
+// 0 is no count (auto and default pin none).
+// expected-error @+2 {{no register count 0 per thread}}
+// expected-error @+1 {{failed to parse XPU_GRFModeAttr parameter 'value'}}
+gpu.module @m attributes {xpu.grf_mode = #xpu.grf_mode<0>} {}
 
 // -----
 
@@ -43,7 +69,7 @@ gpu.module @m [#xpu.target<arch = "pvc", grf_mode = auto] {}
 
 // -----
 
-// expected-error @+2 {{expected ::mlir::xpu::GRFMode to be one of: small, large, auto, default}}
+// expected-error @+2 {{expected a GRF mode (small, large, xlarge, auto, default) or a register count (32, 64, 96, 128, 160, 192, 256, 512), got 'medium'}}
 // expected-error @+1 {{failed to parse XPU_GRFModeAttr parameter 'value'}}
 gpu.module @m attributes {xpu.grf_mode = #xpu.grf_mode<medium>} {}
 

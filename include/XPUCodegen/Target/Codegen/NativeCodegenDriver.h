@@ -191,7 +191,8 @@ getCommonRequiredSubgroupSize(const ModuleCompileResult &result);
 
 /// The GRF mode a kept build really runs in: what its flags pin, or for
 /// IGC's auto flag the mode IGC chose (read from the binary's grf_count).
-/// "small", "large" or "default".
+/// "small", "large", "xlarge", "default", or a register count ("160") that
+/// `-ze-exp-register-file-size` pinned.
 llvm::StringRef getEffectiveGRFMode(const BuildAttempt &attempt);
 
 class CompileCache;

@@ -114,6 +114,9 @@ struct DeviceInfo {
   bool supportsXLargeGRF() const { return getGRFMode(512) != nullptr; }
   /// The register counts of every mode, e.g. "128, 256".
   std::string getGRFModeList() const;
+  /// Every register count a binary can have (getGRFCounts), e.g. "32, 64,
+  /// 96, 128, 160, 192, 256".
+  std::string getGRFCountList() const;
   /// The extra register count `registers` (registerCounts), or null.
   const RegisterCountInfo *getRegisterCount(unsigned registers) const;
   /// Whether a compiler in `compiler` (KnownCompiler bits) builds
@@ -124,6 +127,10 @@ struct DeviceInfo {
   /// extra count runs a number of threads per engine no mode runs (Xe3,
   /// Xe3P). Elsewhere (Xe-HPC, Xe2) fewer registers gain no threads.
   bool hasVariableRegisterFile() const;
+  /// The largest register count that runs the most threads per engine (a
+  /// mode, or a count a compiler that knows the device builds): where a
+  /// work-group fits if it fits anywhere (128 on pvc, 96 on ptl).
+  unsigned getMostThreadsRegisters() const;
 
   /// Sub-group sizes (SIMD widths) a kernel may require on this device with
   /// `OpExecutionMode SubgroupSize`, ascending (the table's subgroupSizes).

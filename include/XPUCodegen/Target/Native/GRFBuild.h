@@ -54,6 +54,11 @@ inline constexpr unsigned kNumBuildGRFs = 10;
 /// count of the others ("32", ..., "192").
 llvm::StringRef stringifyBuildGRF(BuildGRF mode);
 
+/// A build for messages: "large GRF mode" (`modeWord` after the name of a
+/// mode), "160-register count".
+std::string describeBuildGRF(BuildGRF mode,
+                             llvm::StringRef modeWord = "GRF mode");
+
 /// The GRF flag of `mode` in the spelling of `backend` (empty for Default):
 /// ocloc: -cl-intel-128-GRF-per-thread, -cl-intel-256-GRF-per-thread,
 /// -cl-intel-512-GRF-per-thread, -cl-intel-enable-auto-large-GRF-mode;
@@ -225,8 +230,24 @@ llvm::Error checkBuildFacts(const BuildAttempt &attempt,
 llvm::Error checkBuildKernels(const BuildAttempt &attempt,
                               llvm::ArrayRef<std::string> entryPoints);
 
-/// The requested policy for a module.
-enum class GRFPolicy : uint8_t { Small, Large, Default, Auto, XLarge };
+/// The requested policy for a module: measured or IGC's auto, no flag, or
+/// one forced mode or register count.
+enum class GRFPolicy : uint8_t {
+  Small,
+  Large,
+  Default,
+  Auto,
+  XLarge,
+  Regs32,
+  Regs64,
+  Regs96,
+  Regs160,
+  Regs192,
+};
+
+/// The one build a forced policy makes (Small, Large, XLarge, RegsN);
+/// std::nullopt for Auto and Default.
+std::optional<BuildGRF> getForcedBuildGRF(GRFPolicy policy);
 enum class AutoStrategy : uint8_t { Measure, IGC };
 
 /// Why the decision came out the way it did, in one sentence for remarks and

@@ -21,6 +21,69 @@ using namespace mlir::xpu;
 #define GET_ATTRDEF_CLASSES
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.cpp.inc"
 
+unsigned mlir::xpu::getGRFModeRegisters(GRFMode mode) {
+  switch (mode) {
+  case GRFMode::Auto:
+  case GRFMode::Default:
+    return 0;
+  case GRFMode::Small:
+    return 128;
+  case GRFMode::Large:
+    return 256;
+  case GRFMode::XLarge:
+    return 512;
+  case GRFMode::Regs32:
+  case GRFMode::Regs64:
+  case GRFMode::Regs96:
+  case GRFMode::Regs160:
+  case GRFMode::Regs192:
+    // The count is the case's spelling.
+    return static_cast<unsigned>(std::stoul(stringifyGRFMode(mode).str()));
+  }
+  llvm_unreachable("unknown GRF mode");
+}
+
+std::optional<GRFMode> mlir::xpu::getGRFModeForRegisters(unsigned registers) {
+  // 0 is what auto and default pin, not a count.
+  if (registers == 0)
+    return std::nullopt;
+  for (uint32_t value = 0; value <= getMaxEnumValForGRFMode(); ++value) {
+    GRFMode mode = static_cast<GRFMode>(value);
+    if (getGRFModeRegisters(mode) == registers)
+      return mode;
+  }
+  return std::nullopt;
+}
+
+FailureOr<GRFMode> mlir::xpu::parseGRFMode(AsmParser &parser) {
+  SMLoc loc = parser.getCurrentLocation();
+  uint64_t registers = 0;
+  OptionalParseResult number = parser.parseOptionalInteger(registers);
+  if (number.has_value()) {
+    if (failed(*number))
+      return failure();
+    if (std::optional<GRFMode> mode = getGRFModeForRegisters(
+            registers > UINT32_MAX ? 0 : static_cast<unsigned>(registers)))
+      return *mode;
+    return parser.emitError(loc)
+           << "no register count " << registers
+           << " per thread: counts are 32, 64, 96, 128, 160, 192, 256, 512";
+  }
+  std::string keyword;
+  if (failed(parser.parseKeywordOrString(&keyword)))
+    return failure();
+  if (std::optional<GRFMode> mode = symbolizeGRFMode(keyword))
+    return *mode;
+  return parser.emitError(loc)
+         << "expected a GRF mode (small, large, xlarge, auto, default) or a "
+            "register count (32, 64, 96, 128, 160, 192, 256, 512), got '"
+         << keyword << "'";
+}
+
+void mlir::xpu::printGRFMode(AsmPrinter &printer, GRFMode mode) {
+  printer << stringifyGRFMode(mode);
+}
+
 void XPUDialect::registerAttributes() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -47,6 +110,11 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           "per thread); its modes: "
                        << device->getGRFModeList()
                        << " registers (use small, large, auto or default)";
+  unsigned registers = getGRFModeRegisters(grfMode);
+  if (registers && !device->getThreadsPerEU(registers))
+    return emitError() << "arch '" << arch << "' has no " << registers
+                       << "-register count per thread; its counts: "
+                       << device->getGRFCountList();
   if (subgroupSize && *subgroupSize != 0 &&
       !device->supportsSubgroupSize(*subgroupSize))
     return emitError() << "arch '" << arch << "' cannot run sub-group size "

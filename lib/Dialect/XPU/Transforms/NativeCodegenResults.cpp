@@ -264,18 +264,15 @@ void NativeCodegenRun::annotate(ObjectSlot slot,
                            getEffectiveGRFMode(chosen), result.nRegs,
                            chosen.spillSize, result.backend, decision.reason));
   // A forced mode that spills is worth a warning: the user chose it.
+  GRFPolicy policy = getGRFPolicy(slot.binary, slot.target);
   bool forced =
-      decision.attempts.size() == 1 &&
-      (chosen.mode == BuildGRF::Small || chosen.mode == BuildGRF::Large ||
-       chosen.mode == BuildGRF::XLarge) &&
-      getGRFPolicy(slot.binary, slot.target) != GRFPolicy::Auto;
+      decision.attempts.size() == 1 && getForcedBuildGRF(policy) == chosen.mode;
   if (forced && chosen.spillSize > 0)
     for (const KernelMeasurement &kernel : chosen.kernels)
       if (kernel.spillSize > 0)
         diagnose(slot.binary, DiagnosticSeverity::Warning,
                  llvm::formatv("xpu-native-codegen: kernel '{0}' spills "
-                               "{1} bytes per thread in {2} GRF mode on "
-                               "{3}",
+                               "{1} bytes per thread in {2} on {3}",
                                kernel.name, kernel.spillSize,
-                               stringifyBuildGRF(chosen.mode), result.arch));
+                               describeBuildGRF(chosen.mode), result.arch));
 }

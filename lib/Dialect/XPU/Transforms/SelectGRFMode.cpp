@@ -84,22 +84,6 @@ static std::optional<unsigned> getRequiredSubgroupSize(Operation *kernel) {
   return std::nullopt;
 }
 
-/// Registers per thread a forced mode pins (0 for auto and default).
-static unsigned getForcedRegisters(GRFMode mode) {
-  switch (mode) {
-  case GRFMode::Small:
-    return 128;
-  case GRFMode::Large:
-    return 256;
-  case GRFMode::XLarge:
-    return 512;
-  case GRFMode::Auto:
-  case GRFMode::Default:
-    return 0;
-  }
-  return 0;
-}
-
 static std::optional<GRFMode> getExplicitMode(Operation *op) {
   if (auto mode = op->getAttrOfType<GRFModeAttr>(XPUDialect::kGRFModeAttrName))
     return mode.getValue();
@@ -247,6 +231,28 @@ struct SelectGRFModePass
                     AutoPlanAttr::get(context, plan));
   }
 
+  /// A register count (`xpu.grf_mode = #xpu.grf_mode<160>`) that a target's
+  /// device does not have is an error at `requester`.
+  static bool checkForcedCount(Operation *requester, GRFMode mode,
+                               ArrayRef<TargetAttr> targets) {
+    if (!isGRFCount(mode))
+      return true;
+    bool ok = true;
+    unsigned registers = getGRFModeRegisters(mode);
+    for (TargetAttr target : targets) {
+      const DeviceInfo *device = lookupDevice(target.getArch());
+      if (device->getThreadsPerEU(registers))
+        continue;
+      requester->emitError()
+          << "xpu-select-grf-mode: " << registers
+          << "-register count requested, but arch '" << target.getArch()
+          << "' does not have it (its counts: " << device->getGRFCountList()
+          << ")";
+      ok = false;
+    }
+    return ok;
+  }
+
   LogicalResult selectModule(gpu::GPUModuleOp module, SymbolTable &symbols,
                              SmallVectorImpl<gpu::GPUModuleOp> &parts) {
     parts.push_back(module);
@@ -279,7 +285,7 @@ struct SelectGRFModePass
       if (mode == GRFMode::Large || mode == GRFMode::XLarge)
         for (TargetAttr target : xpuTargets) {
           const DeviceInfo *device = lookupDevice(target.getArch());
-          if (!device->getGRFMode(getForcedRegisters(*mode))) {
+          if (!device->getGRFMode(getGRFModeRegisters(*mode))) {
             requester->emitError()
                 << "xpu-select-grf-mode: " << stringifyGRFMode(*mode)
                 << " GRF mode requested, but arch '" << target.getArch()
@@ -288,18 +294,25 @@ struct SelectGRFModePass
             failed = true;
           }
         }
-      // A forced large or xlarge mode the kernel's work-group cannot run in.
+      if (mode && !checkForcedCount(requester, *mode, xpuTargets))
+        failed = true;
+      // A forced mode or count with fewer threads than the device's most,
+      // which the kernel's work-group cannot run in.
       for (TargetAttr target : xpuTargets) {
         const DeviceInfo *device = lookupDevice(target.getArch());
         GRFMode forced = mode.value_or(target.getGrfMode());
-        unsigned registers = getForcedRegisters(forced);
-        if (registers <= 128 || !device->getGRFMode(registers))
+        unsigned registers = getGRFModeRegisters(forced);
+        unsigned threads = registers ? device->getThreadsPerEU(registers) : 0;
+        if (!threads || threads >= device->getThreadsPerEU(
+                                       device->getMostThreadsRegisters()))
           continue;
         if (std::optional<WorkGroupLimit> limit = checkForcedWorkGroup(
                 &op, *device, *getBuildGRFForRegisters(registers),
                 strictLaunch)) {
           op.emitError() << "xpu-select-grf-mode: " << stringifyGRFMode(forced)
-                         << " GRF mode cannot launch: " << limit->message;
+                         << (isGRFCount(forced) ? "-register count"
+                                                : " GRF mode")
+                         << " cannot launch: " << limit->message;
           failed = true;
         }
       }

@@ -20,12 +20,24 @@ def XPU_GRFModeLarge : I32EnumAttrCase<"Large", 1, "large">;
 def XPU_GRFModeAuto : I32EnumAttrCase<"Auto", 2, "auto">;
 def XPU_GRFModeDefault : I32EnumAttrCase<"Default", 3, "default">;
 def XPU_GRFModeXLarge : I32EnumAttrCase<"XLarge", 4, "xlarge">;
+// Register counts of Xe3/Xe3P's variable register file that no mode flag
+// names (`-ze-exp-register-file-size N`); 128, 256 and 512 are the modes.
+def XPU_GRFModeRegs32 : I32EnumAttrCase<"Regs32", 5, "32">;
+def XPU_GRFModeRegs64 : I32EnumAttrCase<"Regs64", 6, "64">;
+def XPU_GRFModeRegs96 : I32EnumAttrCase<"Regs96", 7, "96">;
+def XPU_GRFModeRegs160 : I32EnumAttrCase<"Regs160", 8, "160">;
+def XPU_GRFModeRegs192 : I32EnumAttrCase<"Regs192", 9, "192">;
 
 def XPU_GRFMode : I32EnumAttr<"GRFMode", "register file (GRF) mode of a kernel",
     [XPU_GRFModeSmall, XPU_GRFModeLarge, XPU_GRFModeAuto, XPU_GRFModeDefault,
-     XPU_GRFModeXLarge]> {
+     XPU_GRFModeXLarge, XPU_GRFModeRegs32, XPU_GRFModeRegs64,
+     XPU_GRFModeRegs96, XPU_GRFModeRegs160, XPU_GRFModeRegs192]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::xpu";
+  // A count is written as a number (`grf_mode = 160`), which the generated
+  // keyword parser would refuse.
+  let parameterParser = "::mlir::xpu::parseGRFMode($_parser)";
+  let parameterPrinter = "::mlir::xpu::printGRFMode($_printer, $_self)";
 }
 
 def XPU_GRFModeAttr : EnumAttr<XPU_Dialect, XPU_GRFMode, "grf_mode"> {
@@ -46,12 +58,16 @@ def XPU_GRFModeAttr : EnumAttr<XPU_Dialect, XPU_GRFMode, "grf_mode"> {
       next mode spills strictly less and the work-group still fits (or by
       IGC itself with `auto-strategy=igc`);
     * `default`: no GRF flag; the device default (on Xe3 devices IGC then
-      picks a register count per kernel, e.g. 160 or 192).
+      picks a register count per kernel, e.g. 160 or 192);
+    * a register count, `32`, `64`, `96`, `160` or `192`: that many registers
+      per thread (`-ze-exp-register-file-size N`), where the device's
+      register file is variable (Xe3 `ptl`, Xe3P `cri`; docs/Devices.md).
+      `auto` searches these counts on such devices.
 
-    Pass options and the Python package also accept Triton's spellings
-    `128`, `256` and `512` for `small`, `large` and `xlarge`.
+    `128`, `256` and `512` (Triton's spellings) are `small`, `large` and
+    `xlarge`, in pass options, the Python package and the IR alike.
 
-    Example: `#xpu.grf_mode<large>`.
+    Example: `#xpu.grf_mode<large>`, `#xpu.grf_mode<160>`.
   }];
   let assemblyFormat = "`<` $value `>`";
 }
@@ -73,9 +89,11 @@ def XPU_TargetAttr : AttrDef<XPU_Dialect, "Target"> {
       compiler accepts (`pvc`, `acm-g10` alias `dg2-g10`, `tgllp`, ...).
       Unknown names are rejected with the list of valid ones.
     * `grf_mode`: the requested register file mode for kernels that do not
-      set their own (default `auto`). `large` is rejected on devices whose
-      compiler silently ignores the large-GRF flag (e.g. `tgllp`), `xlarge`
-      on devices without the 512-register mode (all but `cri`).
+      set their own (default `auto`), or a register count (`grf_mode = 160`).
+      `large` is rejected on devices whose compiler silently ignores the
+      large-GRF flag (e.g. `tgllp`), `xlarge` on devices without the
+      512-register mode (all but `cri`), a count the device does not have
+      (all but 128/256/512 outside Xe3 and Xe3P) likewise.
     * `subgroup_size`: the sub-group size (SIMD width) every kernel lowered
       for this target requires (`OpExecutionMode SubgroupSize`) unless the
       kernel sets `intel_reqd_sub_group_size` itself. Absent: the device's
@@ -96,7 +114,7 @@ def XPU_TargetAttr : AttrDef<XPU_Dialect, "Target"> {
   }];
   let parameters = (ins
     StringRefParameter<"device architecture">:$arch,
-    "::mlir::xpu::GRFMode":$grf_mode,
+    EnumParameter<XPU_GRFMode>:$grf_mode,
     OptionalParameter<"::std::optional<unsigned>",
                       "required sub-group size (0: none)">:$subgroup_size,
     StringRefParameter<"extra native compiler build options", "\"\"">:$flags
@@ -139,7 +157,7 @@ def XPU_SpillAttr : AttrDef<XPU_Dialect, "Spill"> {
     simd = 16>`.
   }];
   let parameters = (ins
-    "::mlir::xpu::GRFMode":$grf_mode,
+    EnumParameter<XPU_GRFMode>:$grf_mode,
     "int64_t":$spill_size,
     "int64_t":$grf_count,
     "int64_t":$simd

@@ -188,20 +188,9 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
                         "between malformed SPIR-V and the host)"))}]>,
     Option<"grfMode", "grf-mode", "::mlir::xpu::GRFMode",
            /*default=*/"::mlir::xpu::GRFMode::Auto",
-           "GRF mode for #xevm.target objects", [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::GRFMode::Small, "small",
-                        "128 registers per thread"),
-             clEnumValN(::mlir::xpu::GRFMode::Large, "large",
-                        "256 registers per thread"),
-             clEnumValN(::mlir::xpu::GRFMode::Auto, "auto",
-                        "decided from measured spills"),
-             clEnumValN(::mlir::xpu::GRFMode::Default, "default",
-                        "no GRF flag (device default)"),
-             clEnumValN(::mlir::xpu::GRFMode::XLarge, "xlarge",
-                        "512 registers per thread (cri)"),
-             clEnumValN(::mlir::xpu::GRFMode::Small, "128", "small"),
-             clEnumValN(::mlir::xpu::GRFMode::Large, "256", "large"),
-             clEnumValN(::mlir::xpu::GRFMode::XLarge, "512", "xlarge"))}]>,
+           "GRF mode or register count for #xevm.target objects (small, "
+           "large, xlarge, auto, default; 32, 64, 96, 128, 160, 192, 256, "
+           "512)", "::mlir::xpu::getGRFModeOptionValues()">,
     Option<"verifyPredictedLarge", "verify-predicted-large", "bool",
            /*default=*/"false",
            "When a module predicted large (xpu-select-grf-mode predict=true) "

@@ -1,5 +1,4 @@
-//===- Passes.h - XPU passes -------------------------------------*- C++
-//-*-===//
+//===- Passes.h - XPU passes -----------------------------------*- C++ -*-===//
 //
 // Part of the XPUCodegen project.
 //
@@ -21,6 +20,10 @@
 
 namespace mlir::xpu {
 
+/// The spellings every `grf-mode` option accepts: the modes, Triton's
+/// `128`/`256`/`512`, and the register counts of a variable register file.
+llvm::cl::ValuesClass getGRFModeOptionValues();
+
 #define GEN_PASS_DECL
 #include "XPUCodegen/Dialect/XPU/Transforms/Passes.h.inc"
 
@@ -32,15 +35,7 @@ struct CodegenPipelineOptions
       llvm::cl::init("pvc")};
   PassOptions::Option<GRFMode> grfMode{
       *this, "grf-mode", llvm::cl::desc("Requested GRF mode"),
-      llvm::cl::init(GRFMode::Auto),
-      llvm::cl::values(clEnumValN(GRFMode::Small, "small", "128 registers"),
-                       clEnumValN(GRFMode::Large, "large", "256 registers"),
-                       clEnumValN(GRFMode::Auto, "auto", "measured"),
-                       clEnumValN(GRFMode::Default, "default", "no flag"),
-                       clEnumValN(GRFMode::XLarge, "xlarge", "512 registers"),
-                       clEnumValN(GRFMode::Small, "128", "small"),
-                       clEnumValN(GRFMode::Large, "256", "large"),
-                       clEnumValN(GRFMode::XLarge, "512", "xlarge"))};
+      llvm::cl::init(GRFMode::Auto), getGRFModeOptionValues()};
   PassOptions::Option<std::string> module{
       *this, "module",
       llvm::cl::desc("Regular expression selecting gpu.module names")};

@@ -38,20 +38,9 @@ def XPUAttachTarget : Pass<"xpu-attach-target", "::mlir::ModuleOp"> {
            "Intel GPU device architecture (e.g. pvc, acm-g10, tgllp)">,
     Option<"grfMode", "grf-mode", "::mlir::xpu::GRFMode",
            /*default=*/"::mlir::xpu::GRFMode::Auto",
-           "Requested register file mode", [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::GRFMode::Small, "small",
-                        "128 registers per thread"),
-             clEnumValN(::mlir::xpu::GRFMode::Large, "large",
-                        "256 registers per thread"),
-             clEnumValN(::mlir::xpu::GRFMode::Auto, "auto",
-                        "decided from measured spills"),
-             clEnumValN(::mlir::xpu::GRFMode::Default, "default",
-                        "no GRF flag (device default)"),
-             clEnumValN(::mlir::xpu::GRFMode::XLarge, "xlarge",
-                        "512 registers per thread (cri)"),
-             clEnumValN(::mlir::xpu::GRFMode::Small, "128", "small"),
-             clEnumValN(::mlir::xpu::GRFMode::Large, "256", "large"),
-             clEnumValN(::mlir::xpu::GRFMode::XLarge, "512", "xlarge"))}]>,
+           "Requested register file mode or count (small, large, xlarge, "
+           "auto, default; 32, 64, 96, 128, 160, 192, 256, 512)",
+           "::mlir::xpu::getGRFModeOptionValues()">,
     Option<"subgroupSize", "subgroup-size", "int", /*default=*/"-1",
            "Sub-group size every kernel requires unless it sets its own "
            "(-1: the device's default, 16; 0: none, IGC picks)">,
