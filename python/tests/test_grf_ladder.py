@@ -89,3 +89,45 @@ def test_cli_threads_column_on_ptl(igc2_root, tmp_path):
     assert header[5:8] == ["grf_count", "threads", "simd"]
     assert row[:8] == ["spill_small_only", "acc16", "ptl", "default", "160",
                        "160", "6", "16"]
+
+
+def test_register_counts_as_grf_modes_on_ptl(igc2_root, no_cache, tmp_path):
+    # grf_mode='160' forces one count of Xe3's variable register file,
+    # built by IGC 2.40 with -ze-exp-register-file-size 160 (6 threads).
+    assert {"32", "64", "96", "160", "192"} <= set(xpu_codegen.GRF_MODES)
+    source = EXAMPLES / "accumulate_spill_small_only.mlir"
+    [module] = xpu_codegen.compile_file(source, arch="ptl", grf_mode="160",
+                                        compiler_root=igc2_root, **no_cache)
+    [kernel] = module.kernels
+    assert (module.grf_mode, module.n_regs, kernel.grf_count) == ("160", 160,
+                                                                  160)
+    assert module.build_flags == "-ze-exp-register-file-size 160"
+    assert kernel.threads_per_eu == 6
+    assert [a.grf_mode for a in module.attempts] == ["160"]
+    # The CLI takes the same spellings.
+    result = run_cli("compile", source, "--arch", "ptl", "--grf-mode", "96",
+                     "--compiler-root", igc2_root, "--cache-dir", "none",
+                     "-o", tmp_path)
+    assert result.returncode == 0, result.stderr
+    row = result.stdout.splitlines()[1].split()
+    assert row[3:7] == ["96", "96", "96", "10"]
+    # A count the device does not have names the device's counts.
+    with pytest.raises(ValueError, match=r"bmg has no 160-register count "
+                       r"per thread \(its counts: 32, 64, 96, 128, 256\)"):
+        xpu_codegen.compile_file(source, arch="bmg", grf_mode="160",
+                                 **no_cache)
+
+
+def test_triton_register_count_on_ptl(igc2_root):
+    # The adapter takes a count as Triton's grf_mode: the build's flags and
+    # n_regs are that count's.
+    options = SimpleNamespace(grf_mode="192", num_warps=4, warp_size=16,
+                              generate_native_code=True, arch="ptl")
+    meta = {"build_flags": "", "name": "acc32", "threads_per_warp": 16,
+            "num_warps": 4}
+    zebin = xt.make_zebin(ACC32, meta, options, cache_dir="none",
+                          compiler_root=str(igc2_root))
+    assert [k.grf_count for k in xpu_codegen.read_zebin(zebin).kernels] == [
+        192]
+    assert meta["n_regs"] == 192
+    assert meta["build_flags"] == "-ze-exp-register-file-size 192"

@@ -55,6 +55,12 @@ GRF_POLICIES = {
     "128": ("128", "measure"),
     "256": ("256", "measure"),
     "512": ("512", "measure"),
+    # The counts of Xe3/Xe3P's variable register file (ptl, cri).
+    "32": ("32", "measure"),
+    "64": ("64", "measure"),
+    "96": ("96", "measure"),
+    "160": ("160", "measure"),
+    "192": ("192", "measure"),
 }
 
 # Flags that pin the register file: Triton's make_spv appends one for its
