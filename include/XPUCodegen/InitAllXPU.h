@@ -15,7 +15,7 @@
 #define XPUCODEGEN_INITALLXPU_H
 
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
-#include "XPUCodegen/Dialect/XPU/Transforms/Passes.h"
+#include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 
 #include "mlir/IR/DialectRegistry.h"

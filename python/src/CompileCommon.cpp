@@ -6,8 +6,8 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Cache/SharedCache.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/StringSwitch.h"

@@ -17,8 +17,8 @@
 
 #include "CompileCommon.h"
 
-#include "XPUCodegen/Dialect/XPU/Transforms/UpstreamVerifierGuard.h"
 #include "XPUCodegen/InitAllXPU.h"
+#include "XPUCodegen/Pipeline/Lower/UpstreamVerifierGuard.h"
 #include "XPUCodegen/Support/SourceScreening.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 

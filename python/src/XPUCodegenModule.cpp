@@ -22,10 +22,10 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Native/Zebin.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 

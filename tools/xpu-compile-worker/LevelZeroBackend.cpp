@@ -24,7 +24,7 @@
 
 #include "CompilerBackend.h"
 
-#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

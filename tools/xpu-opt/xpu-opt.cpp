@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Dialect/XPU/Transforms/ModuleFailures.h"
-#include "XPUCodegen/Dialect/XPU/Transforms/UpstreamVerifierGuard.h"
 #include "XPUCodegen/InitAllXPU.h"
+#include "XPUCodegen/Pipeline/Lower/UpstreamVerifierGuard.h"
+#include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Support/SourceScreening.h"
 
 #include "mlir/IR/Diagnostics.h"

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Dialect/XPU/Transforms/ModuleCache.h"
+#include "XPUCodegen/Pipeline/Native/ModuleCache.h"
 
 #include "gtest/gtest.h"
 

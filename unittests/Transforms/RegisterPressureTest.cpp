@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

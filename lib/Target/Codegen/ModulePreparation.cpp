@@ -13,6 +13,7 @@
 
 #include "NativeCodegenDriverImpl.h"
 
+#include "XPUCodegen/Device/BuildFlags.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 
 #include "llvm/ADT/StringExtras.h"

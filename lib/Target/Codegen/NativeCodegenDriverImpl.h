@@ -16,10 +16,10 @@
 #ifndef XPUCODEGEN_LIB_TARGET_CODEGEN_NATIVECODEGENDRIVERIMPL_H
 #define XPUCODEGEN_LIB_TARGET_CODEGEN_NATIVECODEGENDRIVERIMPL_H
 
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVModuleInfo.h"
 
 #include "llvm/ADT/StringMap.h"

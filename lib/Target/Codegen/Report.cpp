@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Codegen/Report.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Codegen/OutputFile.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"

@@ -158,27 +158,6 @@ bool mlir::xpu::isGRFFlag(StringRef flag) {
   return false;
 }
 
-bool mlir::xpu::pinsGRFOrThreads(StringRef flag) {
-  std::string lower = flag.lower();
-  StringRef text = lower;
-  return text.contains("grf") || text.contains("register-file") ||
-         text.contains("thread-per-eu") || text.contains("threads-per-eu");
-}
-
-Error mlir::xpu::checkExtraFlags(StringRef flags) {
-  SmallVector<StringRef> parts;
-  SplitString(flags, parts);
-  for (StringRef flag : parts)
-    if (pinsGRFOrThreads(flag))
-      return createStringError(
-          inconvertibleErrorCode(),
-          "build option '" + flag +
-              "' pins the register file or the thread count; the GRF mode "
-              "alone decides them (use grf_mode small, large, default or "
-              "auto)");
-  return Error::success();
-}
-
 std::string mlir::xpu::getBuildFlags(BuildGRF mode, WorkerBackend backend,
                                      StringRef extraFlags) {
   SmallVector<StringRef> flags;

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 
 #include "llvm/Support/raw_ostream.h"
 

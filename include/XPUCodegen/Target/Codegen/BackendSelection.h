@@ -7,8 +7,8 @@
 #ifndef XPUCODEGEN_TARGET_CODEGEN_BACKENDSELECTION_H
 #define XPUCODEGEN_TARGET_CODEGEN_BACKENDSELECTION_H
 
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include <optional>
 #include <string>

@@ -14,7 +14,8 @@
 #ifndef XPUCODEGEN_TARGET_NATIVE_GRFBUILD_H
 #define XPUCODEGEN_TARGET_NATIVE_GRFBUILD_H
 
-#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Device/BuildFlags.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -78,15 +79,6 @@ llvm::SmallVector<BuildGRF, 3> getBuildLadder(const DeviceInfo &device);
 
 /// True for any GRF flag of either backend (see getGRFFlag).
 bool isGRFFlag(llvm::StringRef flag);
-
-/// True for a build option that pins the register file or the number of
-/// hardware threads per EU (any spelling of the GRF flags, IGC's auto flags,
-/// `-ze-opt-large-register-file`, `*-num-thread-per-eu`, ...): the GRF mode
-/// alone decides those, or the reported facts would be wrong.
-bool pinsGRFOrThreads(llvm::StringRef flag);
-
-/// An error naming the first option of `flags` that pinsGRFOrThreads.
-llvm::Error checkExtraFlags(llvm::StringRef flags);
 
 /// Full build options: the GRF flag followed by `extraFlags`, normalized
 /// (single spaces, trimmed). GRF flags inside `extraFlags` are dropped: the

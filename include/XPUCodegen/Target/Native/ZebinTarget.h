@@ -15,7 +15,7 @@
 #ifndef XPUCODEGEN_TARGET_NATIVE_ZEBINTARGET_H
 #define XPUCODEGEN_TARGET_NATIVE_ZEBINTARGET_H
 
-#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

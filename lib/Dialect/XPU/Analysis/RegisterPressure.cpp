@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
 
 #include "mlir/Analysis/Liveness.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"

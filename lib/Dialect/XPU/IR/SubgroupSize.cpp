@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

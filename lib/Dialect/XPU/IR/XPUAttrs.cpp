@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
+#include "XPUCodegen/Device/BuildFlags.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
-#include "XPUCodegen/Target/Device/DeviceTable.h"
-#include "XPUCodegen/Target/Native/GRFBuild.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

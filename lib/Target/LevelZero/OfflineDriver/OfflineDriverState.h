@@ -14,7 +14,7 @@
 #ifndef XPUCODEGEN_LIB_TARGET_LEVELZERO_OFFLINEDRIVER_OFFLINEDRIVERSTATE_H
 #define XPUCODEGEN_LIB_TARGET_LEVELZERO_OFFLINEDRIVER_OFFLINEDRIVERSTATE_H
 
-#include "XPUCodegen/Target/Device/DeviceTable.h"
+#include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/ArrayRef.h"

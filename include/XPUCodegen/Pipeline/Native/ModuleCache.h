@@ -1,0 +1,112 @@
+//===- ModuleCache.h - The cache level before lowering ----------*- C++ -*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// xpu-module-cache looks every `#xpu.target` gpu.module up in the persistent
+// cache before it is lowered. The key covers the module's content, what
+// else decides the output (the pipeline's options), the compiler identity of
+// every target, the project and LLVM versions and a format version. On a hit
+// the module is replaced by exactly what a cold run produced for it (its
+// gpu.binary ops, the launch rewrites of xpu-native-codegen, its report
+// entries and diagnostics), so it is never lowered, emitted or compiled. On
+// a miss the module carries its digest (`xpu.module_cache_key`) through
+// lowering and emission, and xpu-native-codegen stores the outcome once the
+// module has compiled. Entries live in CompileCache, in their own key domain,
+// with a versioned payload that is verified on read: a corrupt or foreign
+// entry is a miss.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H
+#define XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H
+
+#include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
+#include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::xpu {
+
+/// The compile cache of the `cache-dir` and `cache-url` option values (with
+/// its shared tier, if any), as xpu-native-codegen opens it; std::nullopt
+/// when disabled.
+std::optional<CompileCache> openCompileCache(StringRef cacheDir,
+                                             StringRef cacheUrl);
+
+/// Hex SHA-256 over the module's canonical form (CanonicalPrinting.h: no
+/// printing flag of the command line changes it; with locations only when
+/// they can reach the binary as debug information), the
+/// contents of the resource blobs it references, and `pipelineKey`.
+std::string getModuleCacheDigest(gpu::GPUModuleOp module,
+                                 StringRef pipelineKey);
+
+/// The entry key for a module with digest `digest` compiled for `targets`
+/// with `backend`: std::nullopt when the compiler identity of a target is
+/// not cached yet (the run then cannot hit, and stores once the native
+/// compile has cached the identity) or no backend can be chosen.
+std::optional<std::string> getModuleCacheKey(const CompileCache &cache,
+                                             StringRef digest,
+                                             ArrayRef<TargetAttr> targets,
+                                             BackendKind backend,
+                                             StringRef compilerRoot = "");
+
+/// What a cold run produced for one gpu.module.
+struct ModuleCacheRecord {
+  struct Binary {
+    /// MLIR bytecode of the gpu.binary op, without location or helper
+    /// attributes.
+    std::string bytecode;
+    /// Its report entries, in report order (a JSON array).
+    std::string report;
+    /// The diagnostics xpu-native-codegen emitted at it, in order.
+    std::vector<std::pair<DiagnosticSeverity, std::string>> diagnostics;
+  };
+  /// The module's own binary first, then those split from it, in IR order.
+  std::vector<Binary> binaries;
+  /// Launch rewrites: a kernel of the module now launched from another
+  /// binary (kernel name, binary name).
+  std::vector<std::pair<std::string, std::string>> launches;
+};
+
+std::string serializeModuleCacheRecord(const ModuleCacheRecord &record);
+llvm::Expected<ModuleCacheRecord>
+deserializeModuleCacheRecord(StringRef payload);
+
+/// What xpu-native-codegen produced for one gpu.binary in this run.
+struct BinaryOutcome {
+  std::vector<llvm::json::Value> entries;
+  std::vector<std::pair<DiagnosticSeverity, std::string>> diagnostics;
+  /// An object of it failed to compile.
+  bool failed = false;
+};
+
+/// Stores the outcome of every binary of `root` whose module was looked up
+/// and missed (it carries `xpu.module_cache_key`) and compiled without
+/// error, then removes the helper attributes of the module cache and of
+/// per-kernel splits (`xpu.split_from`) everywhere. A store that fails is
+/// returned (the first one) but stops nothing.
+llvm::Error storeModuleCacheEntries(
+    ModuleOp root, const std::optional<CompileCache> &cache,
+    BackendKind backend, StringRef compilerRoot,
+    const llvm::MapVector<Operation *, BinaryOutcome> &outcomes);
+
+/// The report entries of a binary that a module cache hit replayed, with
+/// their cache fields saying so; diagnostics go to `diagnostics`.
+FailureOr<std::vector<llvm::json::Value>> takeModuleCacheHit(
+    gpu::BinaryOp binary,
+    std::vector<std::pair<DiagnosticSeverity, std::string>> &diagnostics);
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H

@@ -1,0 +1,60 @@
+//===- AttachTarget.cpp - Attach #xpu.target to gpu.module ops ------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Pipeline/Passes.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Regex.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUATTACHTARGET
+#include "XPUCodegen/Pipeline/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+namespace {
+struct AttachTargetPass
+    : public xpu::impl::XPUAttachTargetBase<AttachTargetPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    llvm::Regex matcher(moduleMatcher);
+    std::string regexError;
+    if (!moduleMatcher.empty() && !matcher.isValid(regexError)) {
+      getOperation().emitError() << "xpu-attach-target: invalid module regex '"
+                                 << moduleMatcher << "': " << regexError;
+      return signalPassFailure();
+    }
+
+    MLIRContext *context = &getContext();
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      if (!moduleMatcher.empty() && !matcher.match(module.getName()))
+        continue;
+      auto emitError = [&] {
+        return module.emitError() << "xpu-attach-target: ";
+      };
+      std::optional<unsigned> size;
+      if (subgroupSize >= 0)
+        size = static_cast<unsigned>(subgroupSize);
+      TargetAttr target =
+          TargetAttr::getChecked(emitError, context, StringRef(arch),
+                                 grfMode.getValue(), size, StringRef(flags));
+      if (!target)
+        return signalPassFailure();
+
+      SmallVector<Attribute> targets;
+      if (ArrayAttr existing = module.getTargetsAttr())
+        llvm::append_range(targets, existing.getValue());
+      if (llvm::is_contained(targets, target))
+        continue;
+      targets.push_back(target);
+      module.setTargetsAttr(ArrayAttr::get(context, targets));
+    }
+  }
+};
+} // namespace

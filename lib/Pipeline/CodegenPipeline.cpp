@@ -1,0 +1,181 @@
+//===- CodegenPipeline.cpp - The whole flow as one pipeline ---------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Pipeline/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// The host half of upstream's gpu-lower-to-xevm-pipeline, so the output
+/// feeds upstream's runtime flow (gpu.binary + launches in LLVM).
+static void addHostLowering(OpPassManager &pm,
+                            const CodegenPipelineOptions &options) {
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  GpuToLLVMConversionPassOptions gpuToLLVM;
+  gpuToLLVM.hostBarePtrCallConv = options.hostBarePtrCallConv;
+  gpuToLLVM.kernelBarePtrCallConv = options.kernelBarePtrCallConv;
+  pm.addPass(createGpuToLLVMConversionPass(gpuToLLVM));
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createConvertVectorToLLVMPass());
+  pm.addPass(createConvertToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// The options that can change what the pipeline makes of a module, for
+/// the module cache's keys: all of them (options added later included) but
+/// those that only say where results go and how fast they come.
+static std::string
+getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
+  CodegenPipelineOptions keyed;
+  keyed.copyOptionValuesFrom(options);
+  keyed.jobs = 0;
+  keyed.cacheDir = "";
+  keyed.cacheUrl = "";
+  // The compiler's identity is in every key; where it is installed is not.
+  keyed.compilerRoot = "";
+  keyed.cacheMaxSize = "";
+  keyed.report = "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  keyed.print(os);
+  return text;
+}
+
+void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
+                                     const CodegenPipelineOptions &options) {
+  XPUAttachTargetOptions attach;
+  attach.arch = options.arch;
+  attach.grfMode = options.grfMode;
+  attach.flags = options.flags;
+  attach.subgroupSize = options.subgroupSize;
+  attach.moduleMatcher = options.module;
+  pm.addPass(createXPUAttachTarget(attach));
+  XPUSelectGRFModeOptions select;
+  select.predict = options.predict;
+  select.speculative = options.speculative;
+  select.predictSmallBelow = options.predictSmallBelow;
+  select.predictLargeAbove = options.predictLargeAbove;
+  select.keepGoing = true;
+  select.strictLaunch = options.strictLaunch;
+  pm.addPass(createXPUSelectGRFMode(select));
+  if (options.dedupe)
+    pm.addPass(createXPUDedupeModules());
+  if (options.link) {
+    XPULinkModulesOptions link;
+    link.maxKernels = options.linkMaxKernels;
+    link.aloneAbove = options.linkAloneAbove;
+    link.xegpuOpLevel = options.xegpuOpLevel;
+    link.use64bitIndex = options.use64bitIndex;
+    // Optimistic: a linked module that does not lower is taken apart after
+    // lowering (below), instead of every module being lowered on a copy.
+    link.checkLowering = false;
+    pm.addPass(createXPULinkModules(link));
+  }
+
+  // The cache level before lowering: a module compiled before is replaced by
+  // its binaries here and skips everything below.
+  XPUModuleCacheOptions moduleCache;
+  moduleCache.cacheDir = options.cacheDir;
+  moduleCache.cacheUrl = options.cacheUrl;
+  moduleCache.compilerRoot = options.compilerRoot;
+  moduleCache.backend = options.backend;
+  moduleCache.pipelineKey = getModuleCachePipelineKey(options);
+  pm.addPass(createXPUModuleCache(moduleCache));
+
+  // The workers of what is left to compile load IGC while it is lowered.
+  XPUStartWorkersOptions startWorkers;
+  startWorkers.backend = options.backend;
+  startWorkers.cacheDir = options.cacheDir;
+  startWorkers.cacheUrl = options.cacheUrl;
+  startWorkers.compilerRoot = options.compilerRoot;
+  startWorkers.jobs = options.jobs;
+  startWorkers.timeoutMs = options.timeoutMs;
+  startWorkers.memoryLimitMiB = options.memoryLimitMiB;
+  pm.addPass(createXPUStartWorkers(startWorkers));
+
+  // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
+  // a time; a module that fails is marked and reported at the end.
+  XPULowerToXeVMOptions lower;
+  lower.xegpuOpLevel = options.xegpuOpLevel;
+  lower.use64bitIndex = options.use64bitIndex;
+  lower.keepGoing = true;
+  pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+  if (options.link) {
+    // Each module of a linked one that did not lower, lowered alone.
+    pm.addPass(createXPUUnlinkFailedModules());
+    pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+  }
+
+  // Validation happens once, in xpu-native-codegen, per validate-spirv.
+  XPUEmitSPIRVOptions emit;
+  emit.optLevel = options.optLevel;
+  emit.validateSPIRV = SPIRVValidation::Off;
+  emit.keepGoing = true;
+  emit.jobs = options.jobs;
+  pm.addPass(createXPUEmitSPIRV(emit));
+  XPUNativeCodegenOptions native;
+  native.backend = options.backend;
+  native.spillThreshold = options.spillThreshold;
+  native.autoStrategy = options.autoStrategy;
+  native.cacheDir = options.cacheDir;
+  native.cacheUrl = options.cacheUrl;
+  native.compilerRoot = options.compilerRoot;
+  native.jobs = options.jobs;
+  native.cacheMaxSize = options.cacheMaxSize;
+  native.report = options.report;
+  native.remarks = options.remarks;
+  native.verifyPredictedLarge = options.verifyPredictedLarge;
+  native.verifyDeterminism = options.verifyDeterminism;
+  native.validateSPIRV = options.validateSPIRV;
+  native.timeoutMs = options.timeoutMs;
+  native.memoryLimitMiB = options.memoryLimitMiB;
+  native.maxWorkGroupSize = options.maxWorkGroupSize;
+  native.strictLaunch = options.strictLaunch;
+  native.nRegsDefault = options.nRegsDefault;
+  pm.addPass(createXPUNativeCodegen(native));
+
+  // Stock mlir-translate reads the host module only without #xpu attributes.
+  if (options.host || options.xevmObjects) {
+    XPUExportXeVMObjectsOptions exportOptions;
+    exportOptions.optLevel = options.optLevel;
+    pm.addPass(createXPUExportXeVMObjects(exportOptions));
+  }
+  if (options.host)
+    addHostLowering(pm, options);
+}
+
+void mlir::xpu::registerCodegenPipeline() {
+  // PassPipelineRegistration<CodegenPipelineOptions>, plus the check that
+  // report= names a file (the native pass, built with every option
+  // assigned, cannot tell report= from no report).
+  registerPassPipeline(
+      "xpu-codegen-pipeline",
+      "Attach #xpu.target, resolve GRF modes and sub-group sizes, lower "
+      "gpu/arith/memref/vector/scf/math/affine/xegpu to LLVM and XeVM, emit "
+      "SPIR-V and compile it to native code (host=true: lower the host too)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CodegenPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (options.report.hasValue() && options.report.empty())
+          return errorHandler("xpu-codegen-pipeline: report= needs a path");
+        buildCodegenPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optionHandler) {
+        optionHandler(CodegenPipelineOptions());
+      });
+}

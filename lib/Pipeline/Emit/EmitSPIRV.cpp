@@ -1,0 +1,207 @@
+//===- EmitSPIRV.cpp - #xpu.target gpu.module ops to SPIR-V binaries ------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Pipeline/Link/LinkedParts.h"
+#include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/Passes.h"
+#include "XPUCodegen/Target/GPUTarget/NativeObject.h"
+#include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
+#include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
+
+#include <atomic>
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUEMITSPIRV
+#include "XPUCodegen/Pipeline/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+namespace {
+struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // Hosts that load only the pass plugin still need the translations.
+    registerXPUTargetInterfaceExternalModels(registry);
+  }
+
+  void runOnOperation() override {
+    unsigned numFailed = 0;
+    SmallVector<gpu::GPUModuleOp> modules;
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
+      if (!getModuleFailure(module) && listsXPUTarget(module))
+        modules.push_back(module);
+    // A linked module that does not emit is taken apart, and its parts are
+    // emitted alone: what fails is then that original module's error.
+    SmallVector<gpu::GPUModuleOp> parts;
+    emitAll(modules, numFailed, &parts);
+    emitAll(parts, numFailed, /*unlinked=*/nullptr);
+    if (failed(finishModuleStage(numFailed, keepGoing)))
+      signalPassFailure();
+  }
+
+  static bool listsXPUTarget(gpu::GPUModuleOp module) {
+    ArrayAttr targets = module.getTargetsAttr();
+    return targets && llvm::any_of(targets, llvm::IsaPred<TargetAttr>);
+  }
+
+  /// The outcome of one module's emission.
+  struct Emission {
+    std::optional<SmallVector<char, 0>> spirv;
+    std::string error;
+  };
+
+  /// Emits `modules`, up to `jobs` at once, and replaces each by its binary.
+  /// A module that fails stays, marked; a linked one is replaced by its
+  /// parts, added to `unlinked`, when that is given.
+  void emitAll(ArrayRef<gpu::GPUModuleOp> modules, unsigned &numFailed,
+               SmallVectorImpl<gpu::GPUModuleOp> *unlinked) {
+    bool unlinking = unlinked != nullptr;
+    SmallVector<Emission> emissions(modules.size());
+    for (size_t i = 0, e = modules.size(); i < e; ++i)
+      prepare(modules[i], emissions[i], unlinking);
+    emitInParallel(modules, emissions, unlinking);
+    for (size_t i = 0, e = modules.size(); i < e; ++i) {
+      gpu::GPUModuleOp module = modules[i];
+      Emission &emission = emissions[i];
+      if (emission.spirv) {
+        createBinary(module, *emission.spirv);
+        continue;
+      }
+      if (unlinking && isLinked(module)) {
+        mlir::emitWarning(module.getLoc())
+            << "xpu-emit-spirv: linked module '" << module.getName()
+            << "' does not emit (" << emission.error << "); its modules "
+            << getLinkedPartNames(module) << " are emitted alone";
+        llvm::append_range(*unlinked, unlinkModule(module));
+        continue;
+      }
+      markModuleFailed(module, emission.error);
+      ++numFailed;
+    }
+  }
+
+  static bool isLinked(gpu::GPUModuleOp module) {
+    return module->hasAttr(XPUDialect::kLinkedAttrName);
+  }
+
+  /// What must happen on this thread before emission, because it changes
+  /// the module: its kernels' sub-group sizes.
+  void prepare(gpu::GPUModuleOp module, Emission &emission, bool unlinking) {
+    FirstErrorRecorder recorder(&getContext(), unlinking && isLinked(module));
+    if (succeeded(checkTargets(module)) &&
+        // Kernels lowered elsewhere get their sub-group size here at the
+        // latest.
+        succeeded(applySubgroupSizes(module, getXPUTargets(module))))
+      return;
+    emission.error = recorder.getMessage("xpu-emit-spirv: emission failed");
+  }
+
+  static LogicalResult checkTargets(gpu::GPUModuleOp module) {
+    for (Attribute target : module.getTargetsAttr())
+      if (!isa<TargetAttr>(target))
+        return module.emitError()
+               << "xpu-emit-spirv: cannot mix #xpu.target with " << target
+               << "; use gpu-module-to-binary for other targets";
+    return success();
+  }
+
+  /// Emits every prepared module, `jobs` at a time (one at a time when the
+  /// context is single-threaded); diagnostics come out in module order.
+  void emitInParallel(ArrayRef<gpu::GPUModuleOp> modules,
+                      MutableArrayRef<Emission> emissions, bool unlinking) {
+    MLIRContext *context = &getContext();
+    ParallelDiagnosticHandler ordered(context);
+    std::atomic<size_t> next{0};
+    auto emitNext = [&](size_t) {
+      for (size_t i; (i = next++) < modules.size();) {
+        if (!emissions[i].error.empty())
+          continue;
+        ordered.setOrderIDForThread(i);
+        emitOne(modules[i], emissions[i], unlinking && isLinked(modules[i]));
+        ordered.eraseOrderIDForThread();
+      }
+    };
+    size_t workers = std::min<size_t>(jobs ? jobs : context->getNumThreads(),
+                                      modules.size());
+    if (workers > 1 && context->isMultithreadingEnabled())
+      parallelFor(context, 0, workers, emitNext);
+    else
+      emitNext(0);
+  }
+
+  /// Emission proper; it reads `module` and changes nothing in the context
+  /// but uniqued attributes, so modules emit in parallel.
+  void emitOne(gpu::GPUModuleOp module, Emission &emission, bool swallow) {
+    FirstErrorRecorder recorder(&getContext(), swallow);
+    FailureOr<SmallVector<char, 0>> spirv = emitSPIRV(module, optLevel);
+    if (succeeded(spirv) &&
+        succeeded(checkSPIRV(module, *spirv, validateSPIRV, "xpu-emit-spirv")))
+      emission.spirv = std::move(*spirv);
+    else
+      emission.error = recorder.getMessage("xpu-emit-spirv: emission failed");
+  }
+
+  /// Replaces `module` by a gpu.binary of the same name holding `spirv`
+  /// once per target.
+  void createBinary(gpu::GPUModuleOp module, ArrayRef<char> spirv) {
+    MLIRContext *context = &getContext();
+    auto payload =
+        StringAttr::get(context, StringRef(spirv.data(), spirv.size()));
+    SmallVector<Attribute> objects;
+    for (Attribute target : module.getTargetsAttr())
+      objects.push_back(gpu::ObjectAttr::get(
+          context, target, gpu::CompilationTarget::Assembly, payload,
+          /*properties=*/nullptr, /*kernels=*/nullptr));
+
+    OpBuilder builder(module);
+    auto binary = gpu::BinaryOp::create(builder, module.getLoc(),
+                                        module.getName(), /*handler=*/nullptr,
+                                        builder.getArrayAttr(objects));
+    // The GRF decision's inputs move with the code: the mode, and for auto
+    // modules the pressure estimate and the plan of xpu-select-grf-mode;
+    // also the module cache's digest, under which xpu-native-codegen stores
+    // the outcome.
+    for (StringRef name :
+         {XPUDialect::kGRFModeAttrName, XPUDialect::kPressureAttrName,
+          XPUDialect::kAutoPlanAttrName, XPUDialect::kDuplicatesAttrName,
+          XPUDialect::kModuleCacheKeyAttrName, XPUDialect::kLinkedAttrName})
+      if (Attribute attr = module->getAttr(name))
+        binary->setAttr(name, attr);
+    if (isLinked(module))
+      keepAsLinkSource(module, binary);
+    else
+      module.erase();
+  }
+
+  /// Keeps the lowered linked `module` (without targets, so no stage
+  /// compiles it) for xpu-native-codegen to build parts alone from (a part
+  /// whose decision asks for another mode than the linked build's, or every
+  /// part when the linked build fails); that pass removes it.
+  void keepAsLinkSource(gpu::GPUModuleOp module, gpu::BinaryOp binary) {
+    Builder builder(&getContext());
+    // Made unique by the insertion (the binary holds the original name).
+    SymbolTable symbols(getOperation());
+    module.setName((binary.getName() + "_link_source").str());
+    symbols.insert(module);
+    module.setTargetsAttr(nullptr);
+    module->setAttr(
+        XPUDialect::kLinkSourceAttrName,
+        builder.getDictionaryAttr(
+            {builder.getNamedAttr("binary", binary.getNameAttr()),
+             builder.getNamedAttr("opt_level",
+                                  builder.getI32IntegerAttr(optLevel))}));
+  }
+};
+} // namespace

@@ -1,0 +1,115 @@
+//===- DedupeModules.cpp - Fold gpu.modules equal up to symbol names ------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Two modules are equal up to symbol names when their canonical forms print
+// the same: a copy of each with every symbol renamed, in definition order, to
+// a positional name. Equal modules define their symbols in the same order, so
+// the i-th symbol of a duplicate corresponds to the i-th of the kept module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Pipeline/CanonicalPrinting.h"
+#include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/SHA256.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUDEDUPEMODULES
+#include "XPUCodegen/Pipeline/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// The symbols defined directly in `module`, in order.
+static SmallVector<StringAttr> getSymbolNames(gpu::GPUModuleOp module) {
+  SmallVector<StringAttr> names;
+  for (Operation &op : module.getBody()->getOperations())
+    if (StringAttr name = SymbolTable::getSymbolName(&op))
+      names.push_back(name);
+  return names;
+}
+
+/// A digest of `module` with its symbol names replaced by positions.
+static std::string getCanonicalDigest(gpu::GPUModuleOp module) {
+  OwningOpRef<gpu::GPUModuleOp> copy(module.clone());
+  MLIRContext *context = module.getContext();
+  for (auto [index, name] : llvm::enumerate(getSymbolNames(*copy))) {
+    auto canonical = StringAttr::get(context, "s" + Twine(index));
+    if (failed(SymbolTable::replaceAllSymbolUses(name, canonical,
+                                                 copy->getOperation())))
+      return "";
+    SymbolTable::setSymbolName(
+        SymbolTable::lookupSymbolIn(copy->getOperation(), name), canonical);
+  }
+  copy->setName("m");
+  // Locations are left out: duplicates share the kept module's binary,
+  // debug information included. No printing flag of the command line
+  // reaches the text.
+  std::string text = printCanonicalForm(*copy, /*withLocations=*/false);
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)));
+}
+
+namespace {
+struct DedupeModulesPass
+    : public xpu::impl::XPUDedupeModulesBase<DedupeModulesPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    // Digest -> the modules with it, in input order.
+    llvm::StringMap<unsigned> groupIndex;
+    SmallVector<SmallVector<gpu::GPUModuleOp>> groups;
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      if (getXPUTargets(module).empty() || getModuleFailure(module))
+        continue;
+      std::string digest = getCanonicalDigest(module);
+      if (digest.empty())
+        continue;
+      auto [it, inserted] = groupIndex.try_emplace(digest, groups.size());
+      if (inserted)
+        groups.emplace_back();
+      groups[it->second].push_back(module);
+    }
+    for (SmallVector<gpu::GPUModuleOp> &modules : groups)
+      if (modules.size() > 1)
+        fold(modules.front(), ArrayRef(modules).drop_front());
+  }
+
+  /// Redirects the launches of every duplicate to `kept` and erases them.
+  void fold(gpu::GPUModuleOp kept, ArrayRef<gpu::GPUModuleOp> duplicates) {
+    SmallVector<StringAttr> keptSymbols = getSymbolNames(kept);
+    SmallVector<Attribute> names;
+    if (auto earlier =
+            kept->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName))
+      llvm::append_range(names, earlier);
+    for (gpu::GPUModuleOp duplicate : duplicates) {
+      llvm::DenseMap<StringAttr, StringAttr> symbolMap;
+      for (auto [from, to] :
+           llvm::zip_equal(getSymbolNames(duplicate), keptSymbols))
+        symbolMap[from] = to;
+      StringAttr name = duplicate.getNameAttr();
+      getOperation().walk([&](gpu::LaunchFuncOp launch) {
+        if (launch.getKernelModuleName() != name)
+          return;
+        launch.setKernelAttr(SymbolRefAttr::get(
+            kept.getNameAttr(), {FlatSymbolRefAttr::get(symbolMap.lookup(
+                                    launch.getKernelName()))}));
+      });
+      names.push_back(name);
+      duplicate.erase();
+      ++numFolded;
+    }
+    kept->setAttr(XPUDialect::kDuplicatesAttrName,
+                  ArrayAttr::get(&getContext(), names));
+  }
+};
+} // namespace

@@ -1,0 +1,352 @@
+//===- LinkModules.cpp - Merge compatible gpu.modules into one ------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every native compile pays IGC's fixed cost, so small modules that build
+// with the same flags are merged and compile once. Modules are grouped by
+// everything that reaches the build flags or the GRF decision (their
+// targets and module attributes), in input order, and each group is cut
+// into linked modules of at most `max-kernels` kernels. The parts are
+// recorded in `xpu.linked` so that xpu-native-codegen reports and decides
+// per original module. A module is linked only when it lowers alone (tried
+// on a copy), so one that cannot be lowered fails alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Pipeline/Link/LinkedParts.h"
+#include "XPUCodegen/Pipeline/Lower/DeviceLowering.h"
+#include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/XeVMDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPULINKMODULES
+#include "XPUCodegen/Pipeline/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// The kernels defined in `module`, in order.
+static SmallVector<StringAttr> getKernelNames(gpu::GPUModuleOp module) {
+  SmallVector<StringAttr> names;
+  for (Operation &op : module.getBody()->getOperations())
+    if (auto func = dyn_cast<gpu::GPUFuncOp>(op); func && func.isKernel())
+      names.push_back(func.getNameAttr());
+  return names;
+}
+
+/// What must be equal for two modules to build with the same flags and the
+/// same GRF policy: the targets and every module attribute except the name
+/// and the per-module records that xpu.linked keeps per part.
+static Attribute getLinkKey(gpu::GPUModuleOp module) {
+  SmallVector<NamedAttribute> attrs;
+  for (NamedAttribute attr : module->getDiscardableAttrs())
+    if (attr.getName() != XPUDialect::kDuplicatesAttrName &&
+        attr.getName() != XPUDialect::kPressureAttrName)
+      attrs.push_back(attr);
+  Builder builder(module.getContext());
+  if (ArrayAttr targets = module.getTargetsAttr())
+    attrs.push_back(builder.getNamedAttr("targets", targets));
+  if (Attribute handler = module.getOffloadingHandlerAttr())
+    attrs.push_back(builder.getNamedAttr("offloading_handler", handler));
+  return builder.getDictionaryAttr(attrs);
+}
+
+/// Whether `module` may take part in linking at all. A module whose device
+/// code is a spirv.module compiles to that module alone (two of them cannot
+/// share one gpu.module), so it is never linked.
+static bool isLinkable(gpu::GPUModuleOp module) {
+  ArrayAttr targets = module.getTargetsAttr();
+  return targets && !targets.empty() &&
+         module.getOps<spirv::ModuleOp>().empty() &&
+         llvm::all_of(targets, llvm::IsaPred<TargetAttr>) &&
+         !getModuleFailure(module) &&
+         !module->hasAttr(XPUDialect::kLinkedAttrName) &&
+         !getKernelNames(module).empty();
+}
+
+namespace {
+struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The lowering tried on copies loads these; load them before it runs.
+    createXPULowerToXeVM()->getDependentDialects(registry);
+  }
+
+  void runOnOperation() override {
+    if (maxKernels < 2) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-link-modules: max-kernels must be at least 2, got "
+          << maxKernels.getValue();
+      return signalPassFailure();
+    }
+    // Diagnostics are dropped here: a module that cannot be linked reports
+    // them, located, when it is lowered alone in the pipeline.
+    ScopedDiagnosticHandler quiet(&getContext(),
+                                  [](Diagnostic &) { return success(); });
+    SmallVector<gpu::GPUModuleOp> candidates;
+    SmallVector<StringRef> levels;
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      if (!isLinkable(module) || getKernelNames(module).size() >= maxKernels ||
+          isLikelyToSpill(module))
+        continue;
+      FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
+      if (failed(level))
+        continue;
+      candidates.push_back(module);
+      levels.push_back(*level);
+    }
+    SmallVector<bool> lowers = checkLowerAlone(candidates);
+
+    // Link key and XeGPU level -> the modules with them, in input order.
+    llvm::MapVector<Attribute, SmallVector<gpu::GPUModuleOp>> groups;
+    Builder builder(&getContext());
+    for (auto [module, level, lowered] :
+         llvm::zip_equal(candidates, levels, lowers))
+      if (lowered)
+        groups[builder.getArrayAttr(
+                   {getLinkKey(module), builder.getStringAttr(level)})]
+            .push_back(module);
+
+    SymbolTable symbols(getOperation());
+    for (Operation &op : getOperation().getBody()->getOperations())
+      if (StringAttr name = SymbolTable::getSymbolName(&op))
+        takenNames.insert(name.getValue());
+    for (auto &[key, modules] : groups)
+      for (ArrayRef<gpu::GPUModuleOp> batch : cutIntoBatches(modules))
+        if (batch.size() > 1)
+          link(batch, symbols);
+    redirectReferences();
+  }
+
+  /// Where the references to a linked part's symbols go: the linked module
+  /// and the part's symbols renamed in it.
+  struct Redirect {
+    StringAttr linked;
+    llvm::DenseMap<StringAttr, StringAttr> renamed;
+  };
+  /// Part name -> its redirect, for every part linked by this run. Each
+  /// reference is rewritten once, in one walk after all linking: linked
+  /// modules get names no part has, so no redirect leads to another.
+  llvm::DenseMap<StringAttr, Redirect> redirects;
+  /// The names of the input's symbols and of the linked modules: a linked
+  /// module never takes a part's name, so a part unlinked later gets its
+  /// own name back.
+  llvm::StringSet<> takenNames;
+
+  /// `xpu_linked`, made unique against `takenNames` and `symbols`.
+  StringAttr getLinkedModuleName(SymbolTable &symbols) {
+    std::string name = "xpu_linked";
+    for (unsigned i = 0; takenNames.contains(name) || symbols.lookup(name); ++i)
+      name = ("xpu_linked_" + Twine(i)).str();
+    takenNames.insert(name);
+    return StringAttr::get(&getContext(), name);
+  }
+
+  /// Whether `module` is `auto` and its register-pressure estimate reaches
+  /// alone-above percent of the small register file: it would likely be
+  /// built again alone in another mode, so it stays alone from the start.
+  bool isLikelyToSpill(gpu::GPUModuleOp module) {
+    if (aloneAbove == 0)
+      return false;
+    auto target = cast<TargetAttr>(module.getTargetsAttr()[0]);
+    GRFMode mode = target.getGrfMode();
+    if (auto explicitMode =
+            module->getAttrOfType<GRFModeAttr>(XPUDialect::kGRFModeAttrName))
+      mode = explicitMode.getValue();
+    const DeviceInfo *device = lookupDevice(target.getArch());
+    if (mode != GRFMode::Auto || !device || !device->supportsLargeGRF())
+      return false;
+    if (!reachesPressurePercent(module, *device, aloneAbove))
+      return false;
+    ++numAlone;
+    return true;
+  }
+
+  /// Which of `candidates` lower alone (all, without check-lowering). They
+  /// are tried on copies, all in one nested module, by xpu-lower-to-xevm,
+  /// whose pipeline lowers them in parallel and marks a copy that fails.
+  SmallVector<bool> checkLowerAlone(ArrayRef<gpu::GPUModuleOp> candidates) {
+    SmallVector<bool> lowers(candidates.size(), true);
+    if (!checkLowering || candidates.empty())
+      return lowers;
+    ModuleOp scratch = ModuleOp::create(getOperation().getLoc());
+    getOperation().getBody()->push_back(scratch);
+    OpBuilder builder = OpBuilder::atBlockEnd(scratch.getBody());
+    SmallVector<gpu::GPUModuleOp> copies;
+    for (gpu::GPUModuleOp module : candidates)
+      copies.push_back(cast<gpu::GPUModuleOp>(builder.clone(*module)));
+
+    OpPassManager pm(ModuleOp::getOperationName());
+    XPULowerToXeVMOptions lower;
+    lower.xegpuOpLevel = xegpuOpLevel;
+    lower.use64bitIndex = use64bitIndex;
+    lower.keepGoing = true;
+    pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+    bool ran = succeeded(runPipeline(pm, scratch));
+    for (auto [copy, lowered] : llvm::zip_equal(copies, lowers)) {
+      lowered = ran && !getModuleFailure(copy) && !findUnloweredOp(copy);
+      if (!lowered)
+        ++numNotLowering;
+    }
+    scratch.erase();
+    return lowers;
+  }
+
+  /// Consecutive runs of `modules` with at most max-kernels kernels each.
+  SmallVector<ArrayRef<gpu::GPUModuleOp>>
+  cutIntoBatches(ArrayRef<gpu::GPUModuleOp> modules) {
+    SmallVector<ArrayRef<gpu::GPUModuleOp>> batches;
+    size_t begin = 0, kernels = 0;
+    for (size_t i = 0, e = modules.size(); i < e; ++i) {
+      size_t count = getKernelNames(modules[i]).size();
+      if (kernels + count > maxKernels) {
+        batches.push_back(modules.slice(begin, i - begin));
+        begin = i;
+        kernels = 0;
+      }
+      kernels += count;
+    }
+    batches.push_back(modules.drop_front(begin));
+    return batches;
+  }
+
+  /// Merges `parts` into a new module placed before the first of them.
+  void link(ArrayRef<gpu::GPUModuleOp> parts, SymbolTable &symbols) {
+    MLIRContext *context = &getContext();
+    gpu::GPUModuleOp first = parts.front();
+    OpBuilder builder(first);
+    auto linked = cast<gpu::GPUModuleOp>(builder.clone(*first));
+    linked.getBody()->clear();
+    for (StringRef name :
+         {XPUDialect::kDuplicatesAttrName, XPUDialect::kPressureAttrName})
+      linked->removeAttr(name);
+    linked.setName(getLinkedModuleName(symbols));
+    symbols.insert(linked, Block::iterator(first));
+
+    // The parts' own locations, for a part taken out again (LinkedParts.h);
+    // diagnostics on the linked module still point at the first.
+    SmallVector<Location> partLocs = llvm::map_to_vector(
+        parts, [](gpu::GPUModuleOp part) { return part.getLoc(); });
+    SymbolTable linkedSymbols(linked);
+    SmallVector<Attribute> records;
+    for (gpu::GPUModuleOp part : parts) {
+      SmallVector<std::pair<StringAttr, Operation *>> kernels;
+      for (StringAttr name : getKernelNames(part))
+        kernels.emplace_back(name, SymbolTable::lookupSymbolIn(part, name));
+      // Original name -> name in the linked module, for every symbol.
+      llvm::DenseMap<StringAttr, StringAttr> renamed;
+      renameCollisions(part, linkedSymbols, renamed);
+      records.push_back(getPartRecord(part, kernels));
+      for (Operation &op :
+           llvm::make_early_inc_range(part.getBody()->getOperations())) {
+        op.remove();
+        if (SymbolTable::getSymbolName(&op))
+          linkedSymbols.insert(&op);
+        else
+          linked.getBody()->push_back(&op);
+      }
+      redirects[part.getNameAttr()] = {linked.getNameAttr(),
+                                       std::move(renamed)};
+      symbols.erase(part);
+      ++numParts;
+    }
+    linked->setAttr(XPUDialect::kLinkedAttrName,
+                    ArrayAttr::get(context, records));
+    linked->setLoc(FusedLoc::get(context, partLocs));
+    ++numLinkedModules;
+  }
+
+  /// Renames the symbols of `part` that already exist in the linked module,
+  /// with their uses inside `part`; records every symbol's final name.
+  void renameCollisions(gpu::GPUModuleOp part, SymbolTable &linkedSymbols,
+                        llvm::DenseMap<StringAttr, StringAttr> &renamed) {
+    MLIRContext *context = &getContext();
+    SymbolTable partSymbols(part);
+    SmallVector<Operation *> defined;
+    for (Operation &op : part.getBody()->getOperations())
+      if (SymbolTable::getSymbolName(&op))
+        defined.push_back(&op);
+    for (Operation *op : defined) {
+      StringAttr name = SymbolTable::getSymbolName(op);
+      StringAttr newName = name;
+      if (linkedSymbols.lookup(name)) {
+        std::string base = (name.getValue() + "_" + part.getName()).str();
+        newName = StringAttr::get(context, base);
+        for (unsigned i = 0; linkedSymbols.lookup(newName) ||
+                             (newName != name && partSymbols.lookup(newName));
+             ++i)
+          newName = StringAttr::get(context, base + "_" + Twine(i));
+        if (failed(partSymbols.rename(op, newName))) {
+          // Keep the name: insertion below makes it unique, and the
+          // record follows what it became.
+          newName = name;
+        } else {
+          ++numRenamed;
+        }
+      }
+      renamed[name] = newName;
+    }
+  }
+
+  /// The xpu.linked record of `part`, whose `kernels` (original name, op)
+  /// may have been renamed.
+  DictionaryAttr
+  getPartRecord(gpu::GPUModuleOp part,
+                ArrayRef<std::pair<StringAttr, Operation *>> kernels) {
+    Builder builder(&getContext());
+    SmallVector<NamedAttribute> kernelNames;
+    for (auto [original, op] : kernels)
+      kernelNames.push_back(
+          builder.getNamedAttr(original, SymbolTable::getSymbolName(op)));
+    SmallVector<NamedAttribute> record = {
+        builder.getNamedAttr("module", part.getNameAttr()),
+        builder.getNamedAttr("kernels",
+                             builder.getDictionaryAttr(kernelNames))};
+    if (Attribute duplicates = part->getAttr(XPUDialect::kDuplicatesAttrName))
+      record.push_back(builder.getNamedAttr("duplicates", duplicates));
+    if (Attribute pressure = part->getAttr(XPUDialect::kPressureAttrName))
+      record.push_back(builder.getNamedAttr("pressure", pressure));
+    return builder.getDictionaryAttr(record);
+  }
+
+  /// Rewrites every reference to a symbol of a linked part (launches, and
+  /// anything else outside the gpu.modules) to its linked module, by symbol
+  /// identity: the root names the part, and only the symbol the reference
+  /// reaches in it may have been renamed.
+  void redirectReferences() {
+    if (redirects.empty())
+      return;
+    redirectSymbolReferences(
+        getOperation(), [&](SymbolRefAttr ref) -> std::optional<SymbolRefAttr> {
+          auto it = redirects.find(ref.getRootReference());
+          if (it == redirects.end())
+            return std::nullopt;
+          const Redirect &redirect = it->second;
+          ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
+          if (nested.empty())
+            return SymbolRefAttr::get(redirect.linked);
+          SmallVector<FlatSymbolRefAttr> path(nested);
+          if (StringAttr name = redirect.renamed.lookup(path.front().getAttr()))
+            path.front() = FlatSymbolRefAttr::get(name);
+          return SymbolRefAttr::get(redirect.linked, path);
+        });
+    redirects.clear();
+  }
+};
+} // namespace

@@ -1,0 +1,162 @@
+//===- LinkedParts.cpp - The parts of a linked gpu.module -----------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Pipeline/Link/LinkedParts.h"
+#include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+void mlir::xpu::keepOnlyKernels(gpu::GPUModuleOp module,
+                                ArrayRef<std::string> kernels) {
+  llvm::SmallPtrSet<Operation *, 16> used;
+  SmallVector<Operation *> worklist;
+  for (const std::string &kernel : kernels)
+    if (Operation *op = SymbolTable::lookupSymbolIn(module, kernel))
+      if (used.insert(op).second)
+        worklist.push_back(op);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+    if (!uses)
+      continue;
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (Operation *symbol = SymbolTable::lookupSymbolIn(
+              module, use.getSymbolRef().getRootReference()))
+        if (used.insert(symbol).second)
+          worklist.push_back(symbol);
+  }
+  for (Operation &op :
+       llvm::make_early_inc_range(module.getBody()->getOperations()))
+    if (SymbolTable::getSymbolName(&op) && !used.contains(&op))
+      op.erase();
+}
+
+Location mlir::xpu::getLinkedPartLoc(Operation *linked, size_t index) {
+  auto records = linked->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+  auto fused = dyn_cast<FusedLoc>(linked->getLoc());
+  if (records && fused && !fused.getMetadata() &&
+      fused.getLocations().size() == records.size() && index < records.size())
+    return fused.getLocations()[index];
+  return linked->getLoc();
+}
+
+std::string mlir::xpu::getLinkedPartNames(Operation *linked) {
+  std::string names;
+  llvm::raw_string_ostream os(names);
+  auto records = linked->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+  llvm::interleaveComma(
+      records.getAsRange<DictionaryAttr>(), os, [&](DictionaryAttr record) {
+        os << "'" << record.getAs<StringAttr>("module").getValue() << "'";
+      });
+  return names;
+}
+
+/// Part `index` of `linked`, described by `record`, as a module of its own
+/// placed before it.
+static gpu::GPUModuleOp clonePart(gpu::GPUModuleOp linked,
+                                  DictionaryAttr record, size_t index) {
+  OpBuilder builder(linked);
+  auto part = cast<gpu::GPUModuleOp>(builder.clone(*linked));
+  part->setLoc(getLinkedPartLoc(linked, index));
+  for (StringRef name :
+       {XPUDialect::kLinkedAttrName, XPUDialect::kModuleCacheKeyAttrName})
+    part->removeAttr(name);
+  for (auto [key, attrName] :
+       {std::pair<StringRef, StringRef>{"duplicates",
+                                        XPUDialect::kDuplicatesAttrName},
+        {"pressure", XPUDialect::kPressureAttrName}})
+    if (Attribute value = record.get(key))
+      part->setAttr(attrName, value);
+
+  auto kernels = record.getAs<DictionaryAttr>("kernels");
+  SmallVector<std::string> linkedNames;
+  for (NamedAttribute kernel : kernels)
+    linkedNames.push_back(cast<StringAttr>(kernel.getValue()).str());
+  keepOnlyKernels(part, linkedNames);
+  // Kernels renamed on a collision get their own names back; nothing else
+  // in the part can hold them, since every name came from one module.
+  SymbolTable symbols(part);
+  for (NamedAttribute kernel : kernels)
+    if (kernel.getName() != kernel.getValue())
+      if (Operation *op = symbols.lookup(cast<StringAttr>(kernel.getValue())))
+        (void)symbols.rename(op, kernel.getName());
+  part.setName(record.getAs<StringAttr>("module").getValue());
+  return part;
+}
+
+void mlir::xpu::redirectSymbolReferences(
+    Operation *root,
+    function_ref<std::optional<SymbolRefAttr>(SymbolRefAttr)> redirect) {
+  AttrTypeReplacer replacer;
+  // Skipping the sub-elements keeps a rewritten reference, and the leaves
+  // of a kept one, from being taken apart again.
+  replacer.addReplacement(
+      [&](SymbolRefAttr ref)
+          -> std::optional<std::pair<Attribute, WalkResult>> {
+        std::optional<SymbolRefAttr> replacement = redirect(ref);
+        return std::make_pair(replacement ? *replacement : ref,
+                              WalkResult::skip());
+      });
+  for (Operation &top : root->getRegion(0).front().getOperations()) {
+    if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(top))
+      continue;
+    top.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op->hasTrait<OpTrait::SymbolTable>())
+        return WalkResult::skip();
+      replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
+                                 /*replaceLocs=*/false,
+                                 /*replaceTypes=*/false);
+      return WalkResult::advance();
+    });
+  }
+}
+
+/// Points references to `linked`'s kernels that belong to part `record`
+/// (now the module `part`) back at it, under their original names.
+static void redirectToPart(Operation *root, StringAttr linked,
+                           gpu::GPUModuleOp part, DictionaryAttr record) {
+  // Name in the linked module -> original name.
+  llvm::DenseMap<StringAttr, StringAttr> original;
+  for (NamedAttribute kernel : record.getAs<DictionaryAttr>("kernels"))
+    original[cast<StringAttr>(kernel.getValue())] = kernel.getName();
+  redirectSymbolReferences(
+      root, [&](SymbolRefAttr ref) -> std::optional<SymbolRefAttr> {
+        ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
+        if (ref.getRootReference() != linked || nested.empty())
+          return std::nullopt;
+        StringAttr name = original.lookup(nested.front().getAttr());
+        if (!name)
+          return std::nullopt;
+        SmallVector<FlatSymbolRefAttr> path(nested);
+        path.front() = FlatSymbolRefAttr::get(name);
+        return SymbolRefAttr::get(part.getNameAttr(), path);
+      });
+}
+
+SmallVector<gpu::GPUModuleOp> mlir::xpu::unlinkModule(gpu::GPUModuleOp linked) {
+  Operation *root = linked->getParentOp();
+  SymbolTable symbols(root);
+  StringAttr linkedName = linked.getNameAttr();
+  SmallVector<gpu::GPUModuleOp> parts;
+  auto records = linked->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+  for (auto [index, record] :
+       llvm::enumerate(records.getAsRange<DictionaryAttr>())) {
+    gpu::GPUModuleOp part = clonePart(linked, record, index);
+    // The original name is free again (the part left it when it was
+    // linked); the insertion makes it unique if another module took it.
+    symbols.insert(part, Block::iterator(linked));
+    redirectToPart(root, linkedName, part, record);
+    parts.push_back(part);
+  }
+  symbols.erase(linked);
+  return parts;
+}

@@ -1,0 +1,592 @@
+//===- ModuleCache.cpp - The cache level before lowering ------------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A module's entry is keyed on its content before lowering; it holds what
+// the cold run produced for the module after native code generation: its
+// gpu.binary ops (MLIR bytecode), the launches xpu-native-codegen redirected
+// to binaries split from it, and its report entries and diagnostics. A hit
+// replays all of that, so a fully warm run lowers, emits and compiles
+// nothing: it starts no worker and no child process.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Pipeline/Native/ModuleCache.h"
+#include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Pipeline/CanonicalPrinting.h"
+#include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/Passes.h"
+#include "XPUCodegen/Support/BinaryFields.h"
+
+#include "mlir/Bytecode/BytecodeReader.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
+#include "mlir/IR/AsmState.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBufferRef.h"
+#include "llvm/Support/SHA256.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUMODULECACHE
+#include "XPUCodegen/Pipeline/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+#ifndef XPU_CODEGEN_VERSION
+#error "XPU_CODEGEN_VERSION must be defined (the project version)"
+#endif
+
+/// Bump when what an entry means changes: the key's parts, the payload, or
+/// how a hit is replayed.
+static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v1";
+/// The payload's own framing, checked on read.
+static constexpr llvm::StringLiteral kPayloadMagic = "XPUMODC1";
+static constexpr uint32_t kPayloadVersion = 1;
+
+//===----------------------------------------------------------------------===//
+// Keys
+//===----------------------------------------------------------------------===//
+
+/// Whether a location can reach the binary: LLVM's SPIR-V backend emits
+/// debug information only for locations scoped by a subprogram, which MLIR
+/// carries as the metadata of a FusedLoc. Other locations only locate
+/// diagnostics, which a hit emits at the current module.
+static bool carriesDebugInfo(Location loc) {
+  return loc
+      ->walk([](Location inner) {
+        auto fused = dyn_cast<FusedLoc>(inner);
+        return fused && fused.getMetadata() ? WalkResult::interrupt()
+                                            : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+static bool hasDebugLocations(Operation *root) {
+  return root
+      ->walk([](Operation *op) {
+        if (carriesDebugInfo(op->getLoc()))
+          return WalkResult::interrupt();
+        for (Region &region : op->getRegions())
+          for (Block &block : region)
+            for (BlockArgument arg : block.getArguments())
+              if (carriesDebugInfo(arg.getLoc()))
+                return WalkResult::interrupt();
+        return WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+static void hashPart(llvm::SHA256 &hash, StringRef part) {
+  hash.update(part);
+  hash.update(ArrayRef<uint8_t>{0});
+}
+
+std::string mlir::xpu::getModuleCacheDigest(gpu::GPUModuleOp module,
+                                            StringRef pipelineKey) {
+  // Locations are left out unless they can become debug information in the
+  // binary: a module moved by a line in its file still hits. No printing
+  // flag of the command line reaches the text.
+  llvm::SHA256 hash;
+  hashPart(hash, "xpu-module-digest");
+  hashPart(hash, printCanonicalForm(module, hasDebugLocations(module)));
+  // The printed form names resource blobs (dense_resource<...>) without
+  // their bytes: hash those too.
+  module->walk([&](Operation *op) {
+    auto hashResources = [&](Attribute attr) {
+      if (!attr)
+        return;
+      attr.walk([&](DenseResourceElementsAttr resource) {
+        DenseResourceElementsHandle handle = resource.getRawHandle();
+        hashPart(hash, handle.getKey());
+        if (AsmResourceBlob *blob = handle.getBlob())
+          hashPart(hash,
+                   StringRef(blob->getData().data(), blob->getData().size()));
+      });
+    };
+    hashResources(op->getDiscardableAttrDictionary());
+    hashResources(op->getPropertiesAsAttribute());
+  });
+  hashPart(hash, pipelineKey);
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+std::optional<std::string>
+mlir::xpu::getModuleCacheKey(const CompileCache &cache, StringRef digest,
+                             ArrayRef<TargetAttr> targets, BackendKind backend,
+                             StringRef compilerRoot) {
+  if (targets.empty())
+    return std::nullopt;
+  llvm::SHA256 hash;
+  hashPart(hash, kFormatVersion);
+  hashPart(hash, XPU_CODEGEN_VERSION);
+  // The lowering and SPIR-V emission are LLVM's and MLIR's.
+  hashPart(hash, LLVM_VERSION_STRING);
+  hashPart(hash, digest);
+  for (TargetAttr target : targets) {
+    const DeviceInfo *device = lookupDevice(target.getArch());
+    if (!device)
+      return std::nullopt;
+    std::optional<CachedCompilerIdentity> identity =
+        lookupCachedCompilerIdentity(cache, backend, *device, compilerRoot);
+    if (!identity)
+      return std::nullopt;
+    hashPart(hash, device->name);
+    hashPart(hash, identity->backend);
+    hashPart(hash, identity->identity);
+  }
+  return llvm::toHex(hash.final(), /*LowerCase=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Payloads
+//===----------------------------------------------------------------------===//
+
+static llvm::Error malformed(const Twine &what) {
+  return llvm::createStringError("malformed module cache entry: " + what);
+}
+
+std::string
+mlir::xpu::serializeModuleCacheRecord(const ModuleCacheRecord &record) {
+  BinaryFieldWriter writer;
+  writer.writeRaw(kPayloadMagic);
+  writer.write<uint32_t>(kPayloadVersion);
+  writer.write<uint64_t>(record.binaries.size());
+  for (const ModuleCacheRecord::Binary &binary : record.binaries) {
+    writer.writeBytes(binary.bytecode);
+    writer.writeBytes(binary.report);
+    writer.write<uint64_t>(binary.diagnostics.size());
+    for (const auto &[severity, message] : binary.diagnostics) {
+      writer.write<uint8_t>(static_cast<uint8_t>(severity));
+      writer.writeBytes(message);
+    }
+  }
+  writer.write<uint64_t>(record.launches.size());
+  for (const auto &[kernel, binary] : record.launches) {
+    writer.writeBytes(kernel);
+    writer.writeBytes(binary);
+  }
+  return writer.take();
+}
+
+llvm::Expected<ModuleCacheRecord>
+mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
+  BinaryFieldReader reader(payload);
+  if (reader.readRaw(kPayloadMagic.size()) != kPayloadMagic)
+    return malformed("bad magic");
+  if (reader.readU32() != kPayloadVersion)
+    return malformed("unknown version");
+  ModuleCacheRecord record;
+  // A binary takes at least 24 bytes (three lengths), a diagnostic 9, a
+  // launch 16: counts beyond what is left are refused before reserving.
+  uint64_t numBinaries = reader.readCount(24);
+  if (reader.failed() || numBinaries == 0)
+    return malformed("no binary");
+  record.binaries.resize(numBinaries);
+  for (ModuleCacheRecord::Binary &binary : record.binaries) {
+    binary.bytecode = reader.readBytes().str();
+    binary.report = reader.readBytes().str();
+    uint64_t numDiagnostics = reader.readCount(9);
+    for (uint64_t i = 0; i < numDiagnostics && !reader.failed(); ++i) {
+      uint8_t severity = reader.readU8();
+      if (severity > static_cast<uint8_t>(DiagnosticSeverity::Remark))
+        return malformed("unknown diagnostic severity");
+      binary.diagnostics.emplace_back(DiagnosticSeverity(severity),
+                                      reader.readBytes().str());
+    }
+  }
+  uint64_t numLaunches = reader.readCount(16);
+  for (uint64_t i = 0; i < numLaunches && !reader.failed(); ++i) {
+    std::string kernel = reader.readBytes().str();
+    record.launches.emplace_back(std::move(kernel), reader.readBytes().str());
+  }
+  if (!reader.atEnd())
+    return malformed("truncated or trailing bytes");
+  return record;
+}
+
+std::optional<CompileCache> mlir::xpu::openCompileCache(StringRef cacheDir,
+                                                        StringRef cacheUrl) {
+  // xpu-native-codegen reports a bad URL; here it only means no shared tier.
+  for (StringRef url : {cacheUrl, StringRef("none")}) {
+    llvm::Expected<std::optional<CompileCache>> cache =
+        CompileCache::open(cacheDir, url);
+    if (cache)
+      return std::move(*cache);
+    llvm::consumeError(cache.takeError());
+  }
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Storing (at the end of xpu-native-codegen)
+//===----------------------------------------------------------------------===//
+
+/// Whether every object of `binary` holds native code from
+/// xpu-native-codegen (it records `n_regs` on each).
+static bool isNative(gpu::BinaryOp binary) {
+  return llvm::all_of(binary.getObjects(), [](Attribute attr) {
+    auto object = cast<gpu::ObjectAttr>(attr);
+    return object.getProperties() && object.getProperties().contains("n_regs");
+  });
+}
+
+/// The targets of the objects of `binary`: those of its module, in order.
+static SmallVector<TargetAttr> getObjectTargets(gpu::BinaryOp binary) {
+  SmallVector<TargetAttr> targets;
+  for (Attribute attr : binary.getObjects()) {
+    auto target = dyn_cast<TargetAttr>(cast<gpu::ObjectAttr>(attr).getTarget());
+    if (!target)
+      return {};
+    targets.push_back(target);
+  }
+  return targets;
+}
+
+static constexpr StringLiteral kHelperAttrs[] = {
+    XPUDialect::kModuleCacheKeyAttrName, XPUDialect::kModuleCacheHitAttrName,
+    XPUDialect::kSplitFromAttrName};
+
+/// The entry of the module whose binary is `binary`, or std::nullopt when
+/// it cannot be cached (a derived binary failed or is not native).
+static std::optional<ModuleCacheRecord>
+getRecord(gpu::BinaryOp binary, ArrayRef<gpu::BinaryOp> splits,
+          ArrayRef<std::pair<std::string, std::string>> launches,
+          const llvm::MapVector<Operation *, BinaryOutcome> &outcomes) {
+  ModuleCacheRecord record;
+  SmallVector<gpu::BinaryOp> derived{binary};
+  llvm::append_range(derived, splits);
+  for (gpu::BinaryOp op : derived) {
+    auto it = outcomes.find(op);
+    if (getModuleFailure(op) || !isNative(op) ||
+        (it != outcomes.end() && it->second.failed))
+      return std::nullopt;
+    ModuleCacheRecord::Binary &entry = record.binaries.emplace_back();
+    // Location-free and without helper attributes: a hit gives the binary
+    // the location of the module it replaces.
+    OwningOpRef<Operation *> copy(op->clone());
+    copy.get()->setLoc(UnknownLoc::get(op->getContext()));
+    for (StringRef name : kHelperAttrs)
+      copy.get()->removeAttr(name);
+    llvm::raw_string_ostream os(entry.bytecode);
+    if (failed(writeBytecodeToFile(copy.get(), os)))
+      return std::nullopt;
+    llvm::json::Array report;
+    if (it != outcomes.end()) {
+      llvm::append_range(report, it->second.entries);
+      entry.diagnostics = it->second.diagnostics;
+    }
+    entry.report = llvm::formatv("{0}", llvm::json::Value(std::move(report)));
+  }
+  record.launches.assign(launches.begin(), launches.end());
+  return record;
+}
+
+llvm::Error mlir::xpu::storeModuleCacheEntries(
+    ModuleOp root, const std::optional<CompileCache> &cache,
+    BackendKind backend, StringRef compilerRoot,
+    const llvm::MapVector<Operation *, BinaryOutcome> &outcomes) {
+  llvm::Error firstError = llvm::Error::success();
+  if (cache) {
+    // Binaries split from a binary, and the kernels launched from them (a
+    // split keeps its kernels' names), by the name of the binary they came
+    // from.
+    llvm::StringMap<SmallVector<gpu::BinaryOp>> splits;
+    llvm::DenseMap<StringAttr, StringAttr> splitSources;
+    root->walk([&](gpu::BinaryOp binary) {
+      if (auto from = binary->getAttrOfType<StringAttr>(
+              XPUDialect::kSplitFromAttrName)) {
+        splits[from.getValue()].push_back(binary);
+        splitSources[binary.getNameAttr()] = from;
+      }
+    });
+    llvm::StringMap<SmallVector<std::pair<std::string, std::string>>> launches;
+    llvm::StringSet<> seenLaunches;
+    root->walk([&](gpu::LaunchFuncOp launch) {
+      StringAttr binary = launch.getKernelModuleName();
+      StringAttr source = splitSources.lookup(binary);
+      if (!source)
+        return;
+      std::string kernel = launch.getKernelName().str();
+      if (seenLaunches.insert((binary.getValue() + "\0" + kernel).str()).second)
+        launches[source.getValue()].emplace_back(kernel,
+                                                 binary.getValue().str());
+    });
+
+    root->walk([&](gpu::BinaryOp binary) {
+      auto digest = binary->getAttrOfType<StringAttr>(
+          XPUDialect::kModuleCacheKeyAttrName);
+      if (!digest)
+        return;
+      std::optional<ModuleCacheRecord> record =
+          getRecord(binary, splits.lookup(binary.getName()),
+                    launches.lookup(binary.getName()), outcomes);
+      if (!record)
+        return;
+      // The native compile has cached the compiler identity by now; a cache
+      // it could not write has none, and stores nothing either.
+      std::optional<std::string> key =
+          getModuleCacheKey(*cache, digest.getValue(), getObjectTargets(binary),
+                            backend, compilerRoot);
+      if (!key)
+        return;
+      llvm::Error error =
+          cache->store(*key, serializeModuleCacheRecord(*record));
+      if (error && !firstError)
+        firstError = std::move(error);
+      else
+        llvm::consumeError(std::move(error));
+    });
+  }
+  // Nothing of the machinery stays in the output.
+  root->walk([](Operation *op) {
+    if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+      for (StringRef name : kHelperAttrs)
+        op->removeAttr(name);
+  });
+  return firstError;
+}
+
+//===----------------------------------------------------------------------===//
+// Hits
+//===----------------------------------------------------------------------===//
+
+static llvm::StringRef stringifySeverity(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Note:
+    return "note";
+  case DiagnosticSeverity::Warning:
+    return "warning";
+  case DiagnosticSeverity::Error:
+    return "error";
+  case DiagnosticSeverity::Remark:
+    return "remark";
+  }
+  llvm_unreachable("unknown severity");
+}
+
+static std::optional<DiagnosticSeverity> parseSeverity(StringRef name) {
+  for (DiagnosticSeverity severity :
+       {DiagnosticSeverity::Note, DiagnosticSeverity::Warning,
+        DiagnosticSeverity::Error, DiagnosticSeverity::Remark})
+    if (stringifySeverity(severity) == name)
+      return severity;
+  return std::nullopt;
+}
+
+/// A replayed report entry says how it was obtained: from the module cache,
+/// with nothing compiled.
+static void markHit(llvm::json::Value &entry) {
+  llvm::json::Object *object = entry.getAsObject();
+  if (!object || object->get("error"))
+    return;
+  (*object)["cache"] = "hit";
+  (*object)["cache_level"] = "module";
+  if (llvm::json::Array *attempts = object->getArray("attempts"))
+    for (llvm::json::Value &attempt : *attempts)
+      if (llvm::json::Object *fields = attempt.getAsObject()) {
+        (*fields)["cache"] = "hit";
+        (*fields)["compile_ms"] = 0;
+        fields->erase("reused");
+      }
+}
+
+FailureOr<std::vector<llvm::json::Value>> mlir::xpu::takeModuleCacheHit(
+    gpu::BinaryOp binary,
+    std::vector<std::pair<DiagnosticSeverity, std::string>> &diagnostics) {
+  auto attr =
+      binary->getAttrOfType<StringAttr>(XPUDialect::kModuleCacheHitAttrName);
+  if (!attr)
+    return failure();
+  binary->removeAttr(XPUDialect::kModuleCacheHitAttrName);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(attr);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return failure();
+  }
+  const llvm::json::Object *object = parsed->getAsObject();
+  const llvm::json::Array *report =
+      object ? object->getArray("report") : nullptr;
+  const llvm::json::Array *diags =
+      object ? object->getArray("diagnostics") : nullptr;
+  if (!report || !diags)
+    return failure();
+  for (const llvm::json::Value &diag : *diags) {
+    const llvm::json::Array *pair = diag.getAsArray();
+    if (!pair || pair->size() != 2)
+      return failure();
+    std::optional<StringRef> name = (*pair)[0].getAsString();
+    std::optional<StringRef> message = (*pair)[1].getAsString();
+    std::optional<DiagnosticSeverity> severity =
+        name ? parseSeverity(*name) : std::nullopt;
+    if (!severity || !message)
+      return failure();
+    diagnostics.emplace_back(*severity, message->str());
+  }
+  std::vector<llvm::json::Value> entries(report->begin(), report->end());
+  for (llvm::json::Value &entry : entries)
+    markHit(entry);
+  return entries;
+}
+
+/// What the builds behind a stored report took (its attempts'
+/// compile_ms): the least a hit on it saves.
+static double getCompileMs(const llvm::json::Value &report) {
+  double ms = 0;
+  if (const llvm::json::Array *entries = report.getAsArray())
+    for (const llvm::json::Value &entry : *entries)
+      if (const llvm::json::Object *object = entry.getAsObject())
+        if (const llvm::json::Array *attempts = object->getArray("attempts"))
+          for (const llvm::json::Value &attempt : *attempts)
+            if (const llvm::json::Object *fields = attempt.getAsObject())
+              ms += fields->getNumber("compile_ms").value_or(0);
+  return ms;
+}
+
+//===----------------------------------------------------------------------===//
+// xpu-module-cache
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    std::optional<CompileCache> cache = openCompileCache(cacheDir, cacheUrl);
+    if (!cache)
+      return;
+    ModuleOp root = getOperation();
+    for (auto module :
+         llvm::make_early_inc_range(root.getOps<gpu::GPUModuleOp>())) {
+      // Failed already (its error is reported at the end), or not ours:
+      // emission leaves those alone too.
+      ArrayAttr targets = module.getTargetsAttr();
+      if (getModuleFailure(module) || !targets || targets.empty() ||
+          !llvm::all_of(targets, llvm::IsaPred<TargetAttr>))
+        continue;
+      std::string digest = getModuleCacheDigest(module, pipelineKey);
+      bool fromShared = false;
+      if (std::optional<std::string> key =
+              getModuleCacheKey(*cache, digest, getXPUTargets(module),
+                                backend.getValue(), compilerRoot))
+        if (std::optional<std::string> payload =
+                cache->lookup(*key, &fromShared)) {
+          llvm::Expected<ModuleCacheRecord> record =
+              deserializeModuleCacheRecord(*payload);
+          double savedMs = 0;
+          if (record && succeeded(replay(module, *record, savedMs))) {
+            if (fromShared)
+              cache->creditSharedHit(savedMs);
+            ++numHits;
+            continue;
+          }
+          if (!record)
+            llvm::consumeError(record.takeError());
+        }
+      // A miss: xpu-native-codegen stores the outcome under this digest.
+      module->setAttr(XPUDialect::kModuleCacheKeyAttrName,
+                      StringAttr::get(&getContext(), digest));
+      ++numMisses;
+    }
+    // The shared tier's one warning of the process, if it failed here (a
+    // fully warm run may not reach xpu-native-codegen's driver).
+    for (const std::string &warning : cache->takeWarnings())
+      mlir::emitWarning(root.getLoc()) << "xpu-module-cache: " << warning;
+  }
+
+  /// Replaces `module` by the binaries of `record` and redirects its
+  /// launches as the cold run did. Anything that does not fit (an entry
+  /// that does not read back, names taken in this file) is a miss, with
+  /// the IR untouched.
+  LogicalResult replay(gpu::GPUModuleOp module, const ModuleCacheRecord &record,
+                       double &savedMs) {
+    MLIRContext *context = &getContext();
+    OwningOpRef<ModuleOp> holder = ModuleOp::create(UnknownLoc::get(context));
+    {
+      // A foreign entry is a miss, not an error of this run.
+      ScopedDiagnosticHandler silence(context,
+                                      [](Diagnostic &) { return success(); });
+      ParserConfig config(context);
+      for (const ModuleCacheRecord::Binary &binary : record.binaries)
+        if (failed(readBytecodeFile(
+                llvm::MemoryBufferRef(binary.bytecode, "module-cache"),
+                holder->getBody(), config)))
+          return failure();
+      if (failed(verify(*holder)))
+        return failure();
+    }
+    SmallVector<gpu::BinaryOp> binaries;
+    for (Operation &op : holder->getBody()->getOperations()) {
+      auto binary = dyn_cast<gpu::BinaryOp>(op);
+      if (!binary || !isNative(binary))
+        return failure();
+      binaries.push_back(binary);
+    }
+    if (binaries.size() != record.binaries.size() ||
+        binaries.front().getName() != module.getName())
+      return failure();
+    // The table the module's name lives in (the module is one itself).
+    Operation *symbolTable =
+        SymbolTable::getNearestSymbolTable(module->getParentOp());
+    for (gpu::BinaryOp binary : ArrayRef(binaries).drop_front())
+      if (SymbolTable::lookupSymbolIn(symbolTable, binary.getNameAttr()))
+        return failure();
+    llvm::StringMap<StringAttr> launchTargets;
+    for (const auto &[kernel, binary] : record.launches) {
+      if (llvm::none_of(binaries, [&](gpu::BinaryOp op) {
+            return op.getName() == binary;
+          }))
+        return failure();
+      launchTargets[kernel] = StringAttr::get(context, binary);
+    }
+
+    // Everything fits: replace the module.
+    for (auto [binary, entry] : llvm::zip_equal(binaries, record.binaries)) {
+      llvm::Expected<llvm::json::Value> report =
+          llvm::json::parse(entry.report);
+      if (!report) {
+        llvm::consumeError(report.takeError());
+        return failure();
+      }
+      savedMs += getCompileMs(*report);
+      llvm::json::Array diagnostics;
+      for (const auto &[severity, message] : entry.diagnostics)
+        diagnostics.push_back(
+            llvm::json::Array{stringifySeverity(severity), message});
+      std::string hit =
+          llvm::formatv("{0}", llvm::json::Value(llvm::json::Object{
+                                   {"report", std::move(*report)},
+                                   {"diagnostics", std::move(diagnostics)}}));
+      binary->setAttr(XPUDialect::kModuleCacheHitAttrName,
+                      StringAttr::get(context, hit));
+    }
+    for (gpu::BinaryOp binary : binaries) {
+      binary->moveBefore(module);
+      binary->setLoc(module.getLoc());
+    }
+    StringAttr name = module.getNameAttr();
+    if (!launchTargets.empty())
+      symbolTable->walk([&](gpu::LaunchFuncOp launch) {
+        if (launch.getKernelModuleName() != name)
+          return;
+        auto it = launchTargets.find(launch.getKernelName().getValue());
+        if (it != launchTargets.end())
+          launch.setKernelAttr(SymbolRefAttr::get(
+              it->second, {FlatSymbolRefAttr::get(launch.getKernelName())}));
+      });
+    module.erase();
+    return success();
+  }
+};
+} // namespace

@@ -1,0 +1,256 @@
+//===- NativeCodegen.cpp - SPIR-V objects to native code ------------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Gathers every SPIR-V object of an #xpu.target in the module, hands the
+// whole batch to the NativeCodegenDriver (so builds are deduplicated and run
+// in parallel across modules), then writes the results back as native//
+// objects, diagnostics and a JSON report, in input order.
+//
+// This file holds the pass (its options and their checks), the flow of one
+// run (NativeCodegenRun) and the diagnostics every step shares.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NativeCodegenRun.h"
+
+#include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/Passes.h"
+#include "XPUCodegen/Target/Cache/SharedCache.h"
+#include "XPUCodegen/Target/Codegen/Report.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUNATIVECODEGEN
+#include "XPUCodegen/Pipeline/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+using namespace mlir::xpu::detail;
+
+/// A runaway compiler message is cut at this many bytes in diagnostics.
+static constexpr size_t kMaxDiagnosticMessage = 4096;
+
+std::string mlir::xpu::detail::getExcerpt(StringRef message) {
+  if (message.size() <= kMaxDiagnosticMessage)
+    return message.str();
+  return (message.take_front(kMaxDiagnosticMessage) + "... [" +
+          Twine(message.size() - kMaxDiagnosticMessage) +
+          " more bytes; the report has the full message]")
+      .str();
+}
+
+Location mlir::xpu::detail::getLineLoc(Operation *op) {
+  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+    return FileLineColLoc::get(loc.getFilename(), loc.getLine(), 0);
+  return op->getLoc();
+}
+
+//===----------------------------------------------------------------------===//
+// One run
+//===----------------------------------------------------------------------===//
+
+NativeCodegenRun::NativeCodegenRun(ModuleOp module,
+                                   const NativeCodegenRunOptions &options,
+                                   NativeCodegenCounters counters)
+    : module(module), backend(options.backend), cacheDir(options.cacheDir),
+      cacheUrl(options.cacheUrl), compilerRoot(options.compilerRoot),
+      grfMode(options.grfMode), remarks(options.remarks),
+      numObjects(counters.numObjects), numFailed(counters.numFailed),
+      numBuilds(counters.numBuilds), numSplit(counters.numSplit) {}
+
+LogicalResult NativeCodegenRun::run(const NativeCodegenOptions &driverOptions,
+                                    StringRef report) {
+  collectLinkSources();
+  SmallVector<ObjectSlot> slots;
+  std::vector<ModuleCompileRequest> requests;
+  std::vector<ReportSlot> reportSlots;
+  collectRequests(slots, requests, reportSlots);
+
+  std::vector<llvm::Expected<ModuleCompileResult>> results;
+  if (!requests.empty() && failed(compile(driverOptions, requests, results)))
+    return failure();
+
+  std::vector<std::vector<llvm::json::Value>> resultEntries =
+      applyResults(slots, requests, results);
+  // Their parts are compiled: nothing needs the lowered linked modules.
+  for (auto &[binary, source] : linkSources)
+    source.erase();
+  linkSources.clear();
+  std::vector<llvm::json::Value> entries;
+  for (ReportSlot &slot : reportSlots)
+    entries.push_back(slot.entry ? std::move(*slot.entry)
+                                 : getEntry(slot, resultEntries));
+  storeInModuleCache(reportSlots, entries);
+
+  // The report is written even when some modules failed: it is how the
+  // caller learns what did compile.
+  bool reportFailed = false;
+  if (!report.empty()) {
+    if (llvm::Error error = writeReport(report, std::move(entries))) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: cannot write the report to '" << report
+          << "': " << llvm::toString(std::move(error));
+      reportFailed = true;
+    }
+  }
+  if (reportFailed)
+    return failure();
+  return finishModuleStage(moduleFailures, /*keepGoing=*/false);
+}
+
+LogicalResult NativeCodegenRun::compile(
+    const NativeCodegenOptions &driverOptions,
+    ArrayRef<ModuleCompileRequest> requests,
+    std::vector<llvm::Expected<ModuleCompileResult>> &results) {
+  llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
+      NativeCodegenDriver::create(driverOptions);
+  if (!driver) {
+    mlir::emitError(getOperation().getLoc())
+        << "xpu-native-codegen: cannot start the native compiler: "
+        << llvm::toString(driver.takeError());
+    return failure();
+  }
+  results = (*driver)->compile(requests);
+  for (const std::string &warning : (*driver)->takeWarnings()) {
+    mlir::emitWarning(getOperation().getLoc())
+        << "xpu-native-codegen: " << warning;
+    cacheWarned = true;
+  }
+  return success();
+}
+
+void NativeCodegenRun::addFailure(Operation *op, StringRef name, StringRef arch,
+                                  StringRef message,
+                                  std::vector<ReportSlot> &reportSlots,
+                                  bool diagnose) {
+  if (diagnose)
+    mlir::emitError(getLineLoc(op))
+        << "xpu-native-codegen: " << getExcerpt(message) << " (module '" << name
+        << "', arch '" << arch << "')";
+  reportSlots.push_back(
+      {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0, 0, "",
+       op});
+  ++numFailed;
+  ++moduleFailures;
+}
+
+void NativeCodegenRun::diagnose(Operation *binary, DiagnosticSeverity severity,
+                                const Twine &message) {
+  std::string text = message.str();
+  Location loc = getLineLoc(binary);
+  switch (severity) {
+  case DiagnosticSeverity::Warning:
+    mlir::emitWarning(loc) << text;
+    break;
+  case DiagnosticSeverity::Remark:
+    mlir::emitRemark(loc) << text;
+    break;
+  case DiagnosticSeverity::Error:
+    mlir::emitError(loc) << text;
+    break;
+  case DiagnosticSeverity::Note:
+    // Notes belong to another diagnostic; never emitted on their own here.
+    return;
+  }
+  binaryDiagnostics[binary].emplace_back(severity, std::move(text));
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+struct NativeCodegenPass
+    : public xpu::impl::XPUNativeCodegenBase<NativeCodegenPass> {
+  using Base::Base;
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    registerXPUTargetInterfaceExternalModels(registry);
+  }
+
+  /// cache-max-size in bytes, parsed by checkOptions.
+  uint64_t cacheMaxSizeBytes = kDefaultCacheMaxSize;
+
+  NativeCodegenOptions getDriverOptions() const {
+    NativeCodegenOptions options = getWorkerPoolOptions(
+        backend, cacheDir, cacheUrl, compilerRoot, jobs,
+        WorkerLimits{/*memoryMiB=*/memoryLimitMiB, /*timeoutMs=*/timeoutMs});
+    options.spillThreshold = spillThreshold;
+    options.autoStrategy = autoStrategy;
+    options.cacheMaxSize = cacheMaxSizeBytes;
+    options.validation = validateSPIRV;
+    options.verifyPredictedLarge = verifyPredictedLarge;
+    options.verifyDeterminism = verifyDeterminism;
+    options.maxWorkGroupSize = maxWorkGroupSize;
+    options.strictLaunch = strictLaunch;
+    options.nRegsDefault = nRegsDefault;
+    return options;
+  }
+
+  /// report= with no path is a usage error, as --report "" is in the CLI:
+  /// no report is the option left out.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    if (failed(Base::initializeOptions(options, errorHandler)))
+      return failure();
+    if (report.hasValue() && report.empty())
+      return errorHandler("xpu-native-codegen: report= needs a path");
+    return success();
+  }
+
+  void runOnOperation() override {
+    if (failed(checkOptions()))
+      return signalPassFailure();
+    NativeCodegenRunOptions options;
+    options.backend = backend;
+    options.cacheDir = cacheDir;
+    options.cacheUrl = cacheUrl;
+    options.compilerRoot = compilerRoot;
+    options.grfMode = grfMode;
+    options.remarks = remarks;
+    NativeCodegenRun run(getOperation(), options,
+                         {numObjects, numFailed, numBuilds, numSplit});
+    if (failed(run.run(getDriverOptions(), report)))
+      signalPassFailure();
+  }
+
+  /// The option values no parser checks, before anything compiles; sets
+  /// cacheMaxSizeBytes.
+  LogicalResult checkOptions() {
+    if (nRegsDefault != 0 && nRegsDefault != 128) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: n-regs-default must be 0 or 128, got "
+          << nRegsDefault.getValue();
+      return failure();
+    }
+    if (spillThreshold < 0) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
+          << spillThreshold.getValue();
+      return failure();
+    }
+    llvm::Expected<uint64_t> maxSize = parseCacheMaxSize(cacheMaxSize);
+    if (!maxSize) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: " << llvm::toString(maxSize.takeError());
+      return failure();
+    }
+    cacheMaxSizeBytes = *maxSize;
+    // Checked before anything compiles: a bad URL (or
+    // $XPU_CODEGEN_CACHE_URL) is the user's error, unlike a bad server.
+    if (llvm::Expected<std::optional<SharedCacheConfig>> shared =
+            resolveSharedCache(cacheUrl);
+        !shared) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: " << llvm::toString(shared.takeError());
+      return failure();
+    }
+    return success();
+  }
+};
+} // namespace

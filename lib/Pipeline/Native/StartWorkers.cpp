@@ -1,0 +1,52 @@
+//===- StartWorkers.cpp - Start the compiler workers early ----------------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A cold run cannot build before its workers have loaded IGC and named the
+// compiler (part of every cache key): started here, before lowering, that
+// happens while the modules are lowered and emitted (docs/Rationale.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/Passes.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::xpu {
+#define GEN_PASS_DEF_XPUSTARTWORKERS
+#include "XPUCodegen/Pipeline/Passes.h.inc"
+} // namespace mlir::xpu
+
+using namespace mlir;
+using namespace mlir::xpu;
+
+/// Whether a module of `root` is left for xpu-native-codegen to compile.
+static bool hasModuleToCompile(ModuleOp root) {
+  return llvm::any_of(
+      root.getOps<gpu::GPUModuleOp>(), [](gpu::GPUModuleOp module) {
+        return !getModuleFailure(module) && !getXPUTargets(module).empty();
+      });
+}
+
+namespace {
+struct StartWorkersPass
+    : public xpu::impl::XPUStartWorkersBase<StartWorkersPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    markAllAnalysesPreserved();
+    if (!hasModuleToCompile(getOperation()))
+      return;
+    if (prestartCompilerWorkers(getWorkerPoolOptions(
+            backend, cacheDir, cacheUrl, compilerRoot, jobs,
+            WorkerLimits{/*memoryMiB=*/memoryLimitMiB,
+                         /*timeoutMs=*/timeoutMs})))
+      ++numStarted;
+  }
+};
+} // namespace
