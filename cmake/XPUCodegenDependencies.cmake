@@ -20,6 +20,11 @@ pkg_check_modules(LEVEL_ZERO REQUIRED level-zero)
 # both work.
 pkg_check_modules(HIREDIS REQUIRED hiredis>=0.14)
 
+# OpenSSL 3 (libssl-dev): TLS to the shared tier (`rediss://`, under our own
+# socket I/O, since Debian 12's hiredis has none) and Ed25519 signatures of
+# its entries (lib/Target/Cache/RedisTLS.cpp, EntrySigning.cpp).
+find_package(OpenSSL 3.0 REQUIRED)
+
 if (XPU_ENABLE_TESTS)
   find_package(GTest REQUIRED)
   # lit: Debian ships it as <llvm>/bin/lit (llvm-22-tools), not llvm-lit.

@@ -67,7 +67,8 @@ TEST(RedisURLTest, Invalid) {
   EXPECT_NE(error("").find("the scheme must be redis://"), std::string::npos);
   EXPECT_NE(error("http://h:1").find("the scheme must be redis://"),
             std::string::npos);
-  EXPECT_NE(error("rediss://h:1").find("TLS"), std::string::npos);
+  EXPECT_NE(error("redis-tls://h:1").find("redis:// or rediss://"),
+            std::string::npos);
   EXPECT_NE(error("redis://").find("no host"), std::string::npos);
   EXPECT_NE(error("redis://:6379").find("no host"), std::string::npos);
   EXPECT_NE(error("redis://h:").find("empty port"), std::string::npos);
@@ -78,7 +79,8 @@ TEST(RedisURLTest, Invalid) {
   EXPECT_NE(error("redis://h:1/2147483648").find("database"),
             std::string::npos);
   EXPECT_NE(error("redis://h:1/0/1").find("database"), std::string::npos);
-  EXPECT_NE(error("redis://u:p@h:1").find("credentials"), std::string::npos);
+  EXPECT_NE(error("redis://u:p%4@h:1").find("credentials"), std::string::npos);
+  EXPECT_NE(error("redis://a b:p@h:1").find("user name"), std::string::npos);
   EXPECT_NE(error("redis://h:1?db=2").find("query"), std::string::npos);
   EXPECT_NE(error("redis://::1:6379").find("brackets"), std::string::npos);
   EXPECT_NE(error("redis://[::1").find("']'"), std::string::npos);

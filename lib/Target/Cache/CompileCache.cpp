@@ -6,6 +6,7 @@
 
 #include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Support/BinaryFields.h"
+#include "XPUCodegen/Target/Cache/LocalCacheSafety.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
@@ -94,7 +95,18 @@ CompileCache::resolveDirectory(llvm::StringRef option) {
 
 CompileCache::CompileCache(llvm::StringRef directory,
                            std::shared_ptr<SharedCacheTier> shared)
-    : directory(directory.str()), shared(std::move(shared)) {}
+    : directory(directory.str()), shared(std::move(shared)),
+      localWarnings(LocalCacheWarnings::get(directory)) {}
+
+bool CompileCache::isDirectoryTrusted() const {
+  SmallString<256> layoutDir(directory);
+  sys::path::append(layoutDir, kLayoutDir);
+  if (Error error = checkCacheDirectories(directory, layoutDir)) {
+    localWarnings->refuse(std::move(error));
+    return false;
+  }
+  return true;
+}
 
 std::string CompileCache::getEntryPath(llvm::StringRef key) const {
   SmallString<256> path(directory);
@@ -104,8 +116,10 @@ std::string CompileCache::getEntryPath(llvm::StringRef key) const {
 
 /// The contents of the regular file at `path`, or std::nullopt. Whatever is
 /// there is untrusted: a symlink (to /dev/zero, say) is not followed, a FIFO
-/// never blocks, a device or a huge (sparse) file is never read.
-static std::unique_ptr<MemoryBuffer> readRegularFile(const std::string &path) {
+/// never blocks, a device or a huge (sparse) file is never read, a file
+/// another user can write is refused (`warnings`).
+static std::unique_ptr<MemoryBuffer>
+readRegularFile(const std::string &path, LocalCacheWarnings &warnings) {
   int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return nullptr;
@@ -115,6 +129,10 @@ static std::unique_ptr<MemoryBuffer> readRegularFile(const std::string &path) {
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
       uint64_t(st.st_size) > kMaxEntrySize)
     return nullptr;
+  if (Error error = checkNotForeignWritable(st, path, "cache entry")) {
+    warnings.refuse(std::move(error));
+    return nullptr;
+  }
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getOpenFile(
       file, path, uint64_t(st.st_size), /*RequiresNullTerminator=*/false);
   if (!buffer)
@@ -156,9 +174,10 @@ std::string CompileCache::encodeEntry(StringRef key, StringRef payload) {
 
 std::optional<std::string>
 CompileCache::lookupLocal(llvm::StringRef key) const {
-  if (!isValidKey(key))
+  if (!isValidKey(key) || !isDirectoryTrusted())
     return std::nullopt;
-  std::unique_ptr<MemoryBuffer> file = readRegularFile(getEntryPath(key));
+  std::unique_ptr<MemoryBuffer> file =
+      readRegularFile(getEntryPath(key), *localWarnings);
   if (!file)
     return std::nullopt;
   if (std::optional<StringRef> payload = decodeEntry(file->getBuffer(), key))
@@ -171,7 +190,7 @@ void CompileCache::prune(uint64_t maxSizeBytes) const {
   policy.MaxSizeBytes = maxSizeBytes;
   SmallString<256> path(directory);
   sys::path::append(path, kLayoutDir);
-  if (sys::fs::is_directory(path))
+  if (sys::fs::is_directory(path) && isDirectoryTrusted())
     (void)pruneCache(path, policy);
 }
 
@@ -180,9 +199,16 @@ llvm::Error CompileCache::storeLocal(llvm::StringRef key,
   if (!isValidKey(key))
     return createStringError(inconvertibleErrorCode(),
                              "invalid cache key '" + key + "'");
+  // A directory another user can write is not used (one warning).
+  if (!isDirectoryTrusted())
+    return Error::success();
   std::string path = getEntryPath(key);
   StringRef shard = sys::path::parent_path(path);
-  if (std::error_code ec = sys::fs::create_directories(shard))
+  // Never group- or world-writable, whatever the umask allows.
+  if (std::error_code ec = sys::fs::create_directories(
+          shard, /*IgnoreExisting=*/true,
+          sys::fs::perms(sys::fs::all_all & ~sys::fs::group_write &
+                         ~sys::fs::others_write)))
     return createStringError(ec, "cannot create cache directory '" + shard +
                                      "': " + ec.message());
 
@@ -486,7 +512,10 @@ llvm::Error CompileCache::store(llvm::StringRef key,
 }
 
 std::vector<std::string> CompileCache::takeWarnings() const {
-  return shared ? shared->takeWarnings() : std::vector<std::string>();
+  std::vector<std::string> warnings = localWarnings->take();
+  if (shared)
+    append_range(warnings, shared->takeWarnings());
+  return warnings;
 }
 
 static std::chrono::steady_clock::duration toDuration(double ms) {

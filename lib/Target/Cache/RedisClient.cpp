@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Cache/RedisClient.h"
+#include "SocketIO.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
@@ -19,8 +20,6 @@
 #include <climits>
 #include <cstring>
 #include <fcntl.h>
-#include <poll.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -37,12 +36,22 @@ std::error_code RedisReplyTooLargeError::convertToErrorCode() const {
   return std::make_error_code(std::errc::message_size);
 }
 
+char RedisAuthError::ID = 0;
+
+void RedisAuthError::log(raw_ostream &os) const { os << message; }
+
+std::error_code RedisAuthError::convertToErrorCode() const {
+  return std::make_error_code(std::errc::permission_denied);
+}
+
 //===----------------------------------------------------------------------===//
 // URLs
 //===----------------------------------------------------------------------===//
 
 std::string RedisURL::str() const {
-  std::string text = "redis://";
+  std::string text = tls ? "rediss://" : "redis://";
+  if (!user.empty())
+    text += user + "@";
   if (StringRef(host).contains(':'))
     text += "[" + host + "]";
   else
@@ -54,23 +63,80 @@ static bool isHostNameChar(char c) {
   return isAlnum(c) || c == '-' || c == '.' || c == '_';
 }
 
+/// `text` with %XX decoded; std::nullopt for a malformed escape.
+static std::optional<std::string> percentDecode(StringRef text) {
+  std::string result;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      result += text[i];
+      continue;
+    }
+    if (i + 2 >= text.size())
+      return std::nullopt;
+    unsigned value;
+    if (!isHexDigit(text[i + 1]) || !isHexDigit(text[i + 2]) ||
+        text.substr(i + 1, 2).getAsInteger(16, value))
+      return std::nullopt;
+    result += char(value);
+    i += 2;
+  }
+  return result;
+}
+
+/// `url` for messages: a password in it becomes ****.
+static std::string redactURL(StringRef url) {
+  size_t scheme = url.find("://");
+  size_t at = url.rfind('@');
+  if (scheme == StringRef::npos || at == StringRef::npos || at < scheme)
+    return url.str();
+  StringRef userinfo = url.slice(scheme + 3, at);
+  size_t colon = userinfo.find(':');
+  if (colon == StringRef::npos)
+    return url.str();
+  return (url.take_front(scheme + 3 + colon + 1) + "****" + url.drop_front(at))
+      .str();
+}
+
+/// Splits off and decodes `user:password@` (or `user@`, `:password@`).
+static Error parseUserInfo(StringRef &rest, RedisURL &result,
+                           function_ref<Error(const Twine &)> invalid) {
+  size_t at = rest.rfind('@');
+  if (at == StringRef::npos)
+    return Error::success();
+  StringRef userinfo = rest.take_front(at);
+  rest = rest.drop_front(at + 1);
+  auto [user, password] = userinfo.split(':');
+  std::optional<std::string> decodedUser = percentDecode(user);
+  std::optional<std::string> decodedPassword = percentDecode(password);
+  if (!decodedUser || !decodedPassword)
+    return invalid("malformed %-escape in the credentials");
+  // A user alone is fine: the password then comes from a file or the
+  // environment (command lines are visible to other users).
+  if (any_of(*decodedUser, [](char c) { return !isPrint(c) || c == ' '; }))
+    return invalid("the user name must be printable without spaces");
+  result.user = std::move(*decodedUser);
+  result.password = std::move(*decodedPassword);
+  return Error::success();
+}
+
 Expected<RedisURL> mlir::xpu::parseRedisURL(StringRef url) {
   auto invalid = [&](const Twine &reason) {
     return createStringError(inconvertibleErrorCode(),
-                             "'" + url + "': " + reason +
-                                 " (expected redis://host:port[/db])");
+                             "'" + redactURL(url) + "': " + reason +
+                                 " (expected redis[s]://[user:password@]"
+                                 "host:port[/db])");
   };
   RedisURL result;
   StringRef rest = url;
-  if (rest.starts_with_insensitive("rediss://"))
-    return invalid("TLS (rediss://) is not supported");
-  if (!rest.consume_front("redis://"))
-    return invalid("the scheme must be redis://");
+  if (rest.consume_front("rediss://"))
+    result.tls = true;
+  else if (!rest.consume_front("redis://"))
+    return invalid("the scheme must be redis:// or rediss://");
+  if (Error error = parseUserInfo(rest, result, invalid))
+    return std::move(error);
   if (rest.find_first_of("?#") != StringRef::npos)
     return invalid("query strings and fragments are not supported");
   auto [authority, path] = rest.split('/');
-  if (authority.contains('@'))
-    return invalid("credentials in the URL are not supported");
   StringRef host, port;
   if (authority.consume_front("[")) {
     size_t close = authority.find(']');
@@ -137,12 +203,11 @@ static timeval toTimeval(std::chrono::milliseconds ms) {
   return tv;
 }
 
-static Error ioError(const Twine &what) {
-  return createStringError(inconvertibleErrorCode(), what);
-}
+static Error ioError(const Twine &what) { return socketError(what); }
 
 Expected<std::unique_ptr<RedisConnection>>
-RedisConnection::connect(const RedisURL &url, const RedisTimeouts &timeouts) {
+RedisConnection::connect(const RedisURL &url, const RedisTimeouts &timeouts,
+                         const RedisTLSFiles &tls) {
   std::unique_ptr<RedisConnection> connection(new RedisConnection());
   connection->timeouts = timeouts;
   connection->address = url.str();
@@ -171,6 +236,16 @@ RedisConnection::connect(const RedisURL &url, const RedisTimeouts &timeouts) {
 #if HIREDIS_MAJOR >= 1
   reader->maxelements = 0;
 #endif
+  if (url.tls) {
+    Expected<std::unique_ptr<TLSSession>> session =
+        TLSSession::start(context->fd, url.host, tls,
+                          Clock::now() + timeouts.connect, connection->address);
+    if (!session)
+      return session.takeError();
+    connection->tls = std::move(*session);
+  }
+  if (Error error = connection->authenticate(url))
+    return std::move(error);
   if (url.db != 0) {
     std::string db = std::to_string(url.db);
     Expected<RedisReply> reply = connection->command(
@@ -184,45 +259,39 @@ RedisConnection::connect(const RedisURL &url, const RedisTimeouts &timeouts) {
   return connection;
 }
 
-RedisConnection::~RedisConnection() = default;
-
-/// Waits until `fd` is ready for `events` or `deadline` passes.
-static Error waitFor(int fd, short events, Clock::time_point deadline,
-                     StringRef address) {
-  for (;;) {
-    Clock::time_point now = Clock::now();
-    if (now >= deadline)
-      return ioError(formatv("{0}: timed out", address));
-    // Rounded up: never a timeout before the deadline.
-    auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - now);
-    pollfd pfd{fd, events, 0};
-    int ready = ::poll(&pfd, 1, int(std::min<int64_t>(left.count(), INT_MAX)));
-    if (ready > 0)
-      return Error::success();
-    if (ready < 0 && errno != EINTR)
-      return ioError(formatv("{0}: poll: {1}", address, std::strerror(errno)));
-  }
+Error RedisConnection::authenticate(const RedisURL &url) {
+  if (url.password.empty())
+    return Error::success();
+  SmallVector<StringRef, 3> args = {"AUTH"};
+  if (!url.user.empty())
+    args.push_back(url.user);
+  args.push_back(url.password);
+  Expected<RedisReply> reply =
+      command(args, RedisStatus, 64 * 1024, timeouts.connect);
+  if (!reply)
+    return reply.takeError();
+  if (reply->isStatus("OK"))
+    return Error::success();
+  // The server's reason (WRONGPASS, NOPERM, ...) never repeats the password.
+  usable = false;
+  return make_error<RedisAuthError>(
+      formatv("{0}: AUTH as user '{1}' refused: {2}", address,
+              url.user.empty() ? "default" : url.user, reply->str));
 }
 
+RedisConnection::~RedisConnection() = default;
+
 Error RedisConnection::sendAll(StringRef data, Clock::time_point deadline) {
-  int fd = handles->context->fd;
-  while (!data.empty()) {
-    ssize_t sent = ::send(fd, data.data(), data.size(), MSG_NOSIGNAL);
-    if (sent > 0) {
-      data = data.drop_front(size_t(sent));
-      continue;
-    }
-    if (sent < 0 && errno == EINTR)
-      continue;
-    if (sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (Error error = waitFor(fd, POLLOUT, deadline, address))
-        return error;
-      continue;
-    }
-    return ioError(formatv("{0}: send: {1}", address,
-                           sent < 0 ? std::strerror(errno) : "no progress"));
-  }
-  return Error::success();
+  if (tls)
+    return tls->write(data, deadline);
+  return sendAllBytes(handles->context->fd, data, deadline, address);
+}
+
+Expected<size_t> RedisConnection::receive(char *buffer, size_t size,
+                                          Clock::time_point deadline) {
+  if (tls)
+    return tls->read(buffer, size, deadline);
+  return receiveSome(handles->context->fd, buffer, size, deadline, address);
 }
 
 /// How many bytes of `pending` make one whole reply of a type in `accepted`
@@ -275,7 +344,6 @@ Expected<RedisReply> RedisConnection::readReply(unsigned accepted,
                                                 uint64_t maxReplyBytes,
                                                 Clock::time_point deadline) {
   redisReader *reader = handles->reader;
-  int fd = handles->context->fd;
   char chunk[64 * 1024];
   for (;;) {
     StringRef pending(reader->buf + reader->pos, reader->len - reader->pos);
@@ -318,16 +386,10 @@ Expected<RedisReply> RedisConnection::readReply(unsigned accepted,
         result.str.assign(reply->str, reply->len);
       return result;
     }
-    if (Error error = waitFor(fd, POLLIN, deadline, address))
-      return error;
-    ssize_t got = ::recv(fd, chunk, sizeof(chunk), 0);
-    if (got < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
-      continue;
-    if (got < 0)
-      return ioError(formatv("{0}: recv: {1}", address, std::strerror(errno)));
-    if (got == 0)
-      return ioError(formatv("{0}: connection closed by the server", address));
-    if (redisReaderFeed(reader, chunk, size_t(got)) != REDIS_OK)
+    Expected<size_t> got = receive(chunk, sizeof(chunk), deadline);
+    if (!got)
+      return got.takeError();
+    if (redisReaderFeed(reader, chunk, *got) != REDIS_OK)
       return ioError(formatv("{0}: cannot buffer the reply", address));
   }
 }

@@ -35,65 +35,7 @@ namespace {
 constexpr auto kRetryAfter = std::chrono::seconds(30);
 /// Idle connections kept per tier.
 constexpr size_t kMaxIdle = 16;
-/// Bounds of settings from the environment.
-constexpr uint64_t kMaxMs = 3600 * 1000;
-
-Expected<std::chrono::milliseconds>
-getEnvMs(const char *name, uint64_t defaultMs, bool allowZero) {
-  std::optional<std::string> value = sys::Process::GetEnv(name);
-  if (!value || value->empty())
-    return std::chrono::milliseconds(defaultMs);
-  uint64_t ms;
-  StringRef text(*value);
-  if (!all_of(text, isDigit) || text.getAsInteger(10, ms) || ms > kMaxMs ||
-      (!allowZero && ms == 0))
-    return createStringError(
-        inconvertibleErrorCode(),
-        formatv("invalid {0} '{1}': expected milliseconds from {2} to {3}",
-                name, text, allowZero ? 0 : 1, kMaxMs));
-  return std::chrono::milliseconds(ms);
-}
 } // namespace
-
-Expected<std::optional<SharedCacheConfig>>
-mlir::xpu::resolveSharedCache(StringRef option) {
-  std::string url = option.str();
-  std::string origin = "cache-url";
-  if (url.empty()) {
-    url = sys::Process::GetEnv("XPU_CODEGEN_CACHE_URL").value_or("");
-    origin = "XPU_CODEGEN_CACHE_URL";
-  }
-  if (url.empty() || url == "none")
-    return std::nullopt;
-  Expected<RedisURL> parsed = parseRedisURL(url);
-  if (!parsed)
-    return createStringError(inconvertibleErrorCode(),
-                             "invalid " + origin + " " +
-                                 toString(parsed.takeError()));
-  SharedCacheConfig config;
-  config.url = std::move(*parsed);
-  Expected<std::chrono::milliseconds> connect =
-      getEnvMs("XPU_CODEGEN_CACHE_CONNECT_TIMEOUT_MS", 1000, false);
-  if (!connect)
-    return connect.takeError();
-  Expected<std::chrono::milliseconds> command =
-      getEnvMs("XPU_CODEGEN_CACHE_TIMEOUT_MS", 5000, false);
-  if (!command)
-    return command.takeError();
-  Expected<std::chrono::milliseconds> lock =
-      getEnvMs("XPU_CODEGEN_CACHE_LOCK_MS", 10000, true);
-  if (!lock)
-    return lock.takeError();
-  Expected<std::chrono::milliseconds> allowance =
-      getEnvMs("XPU_CODEGEN_CACHE_BUDGET_MS", 1000, true);
-  if (!allowance)
-    return allowance.takeError();
-  config.timeouts.connect = *connect;
-  config.timeouts.command = *command;
-  config.lockTime = *lock;
-  config.budgetAllowance = *allowance;
-  return config;
-}
 
 //===----------------------------------------------------------------------===//
 // The process-wide tiers
@@ -138,11 +80,7 @@ struct SharedCacheRegistry {
 std::shared_ptr<SharedCacheTier>
 SharedCacheTier::get(const SharedCacheConfig &config) {
   SharedCacheRegistry &registry = SharedCacheRegistry::get();
-  std::string id =
-      formatv("{0} {1} {2} {3} {4} {5}", config.url.str(),
-              config.timeouts.connect.count(), config.timeouts.command.count(),
-              config.lockTime.count(), config.maxValueBytes,
-              config.budgetAllowance.count());
+  std::string id = getSharedCacheConfigId(config);
   std::lock_guard<std::mutex> lock(registry.mutex);
   std::shared_ptr<SharedCacheTier> &tier = registry.tiers[id];
   if (!tier)
@@ -167,13 +105,36 @@ void SharedCacheTier::warnOnce(const std::string &message) {
   warnings.push_back(message);
 }
 
-void SharedCacheTier::markFailed(const std::string &message) {
+void SharedCacheTier::markFailed(const std::string &message, bool permanent) {
   ++failures;
   idle.clear();
-  unavailableUntil = Clock::now() + kRetryAfter;
-  // (`message` names the server.)
+  // Refused credentials stay refused: no retry.
+  unavailableUntil =
+      permanent ? Clock::time_point::max() : Clock::now() + kRetryAfter;
+  // (`message` names the server, never the password.)
   warnOnce("shared compile cache unavailable (" + message +
            "): using the local cache only");
+}
+
+void SharedCacheTier::noteErrorReply(StringRef command, StringRef message) {
+  ++failures;
+  // An ACL user without write permission (NOPERM) or a server that is
+  // read-only (a replica): reads go on, writes and locks stop.
+  bool writeRefused =
+      command != "GET" && command != "EXISTS" &&
+      (message.starts_with("NOPERM") || message.starts_with("READONLY"));
+  if (writeRefused) {
+    writesRefused = true;
+    warnOnce(formatv("shared compile cache {0} refused {1} ({2}): reading "
+                     "only; builds of this process are not shared",
+                     config.url.str(), command, message)
+                 .str());
+    return;
+  }
+  warnOnce(formatv("shared compile cache {0} refused {1} ({2}): builds "
+                   "that need it are not shared",
+                   config.url.str(), command, message)
+               .str());
 }
 
 bool SharedCacheTier::isAvailable() {
@@ -229,20 +190,18 @@ SharedCacheTier::Outcome SharedCacheTier::run(ArrayRef<StringRef> args,
     handleAllErrors(
         result.takeError(),
         [&](const RedisReplyTooLargeError &) { outcome = Outcome::TooLarge; },
+        [&](const RedisAuthError &error) {
+          markFailed(error.message, /*permanent=*/true);
+        },
         [&](const ErrorInfoBase &error) {
           if (!spentNow && !ranIntoBudget)
-            markFailed(error.message());
+            markFailed(error.message(), /*permanent=*/false);
         });
     return outcome;
   }
   reply = std::move(*result);
-  if (reply.kind == RedisReply::Kind::Error) {
-    ++failures;
-    warnOnce(formatv("shared compile cache {0} refused {1} ({2}): builds "
-                     "that need it are not shared",
-                     config.url.str(), args.front(), reply.str)
-                 .str());
-  }
+  if (reply.kind == RedisReply::Kind::Error)
+    noteErrorReply(args.front(), reply.str);
   return Outcome::Reply;
 }
 
@@ -262,7 +221,7 @@ SharedCacheTier::runOnConnection(ArrayRef<StringRef> args, unsigned accepted,
     RedisTimeouts timeouts = config.timeouts;
     timeouts.connect = std::min(timeouts.connect, timeout);
     Expected<std::unique_ptr<RedisConnection>> connected =
-        RedisConnection::connect(config.url, timeouts);
+        RedisConnection::connect(config.url, timeouts, config.security.tls);
     if (!connected)
       return connected.takeError();
     connection = std::move(*connected);
@@ -277,20 +236,61 @@ SharedCacheTier::runOnConnection(ArrayRef<StringRef> args, unsigned accepted,
   return result;
 }
 
+void SharedCacheTier::refuseValue(StringRef key, const OpenedValue &opened) {
+  std::lock_guard<std::mutex> lock(mutex);
+  ++refusedValues;
+  if (std::exchange(warnedSignature, true))
+    return;
+  std::string why;
+  switch (opened.status) {
+  case SealStatus::Unsigned:
+    why = "is not signed";
+    break;
+  case SealStatus::UntrustedKey:
+    why = "is signed by " + opened.signer + ", a key not in cache-trust";
+    break;
+  default:
+    why = "has a signature by " + opened.signer +
+          " that does not cover it (altered, or copied from another key)";
+    break;
+  }
+  warnings.push_back(formatv("shared compile cache {0}: entry '{1}' {2}; not "
+                             "used (built here instead)",
+                             config.url.str(), key, why)
+                         .str());
+}
+
 std::optional<std::string> SharedCacheTier::getValue(StringRef key) {
   RedisReply reply;
-  if (run({"GET", key}, RedisString | RedisNil, config.maxValueBytes, reply) !=
-          Outcome::Reply ||
+  // Room for a signature envelope beyond the largest value.
+  if (run({"GET", key}, RedisString | RedisNil, config.maxValueBytes + 1024,
+          reply) != Outcome::Reply ||
       reply.kind != RedisReply::Kind::String)
     return std::nullopt;
-  return std::move(reply.str);
+  OpenedValue opened = openSealedValue(config.trust.get(), key, reply.str);
+  if (opened.status != SealStatus::Accepted) {
+    refuseValue(key, opened);
+    return std::nullopt;
+  }
+  if (opened.value.size() == reply.str.size())
+    return std::move(reply.str);
+  return opened.value.str();
 }
 
 void SharedCacheTier::setValue(StringRef key, StringRef value) {
-  if (value.size() > config.maxValueBytes)
+  if (value.size() > config.maxValueBytes || !isWritable())
     return;
+  std::string sealed;
+  if (config.signer)
+    sealed = config.signer->seal(key, value);
   RedisReply reply;
-  (void)run({"SET", key, value}, RedisStatus, 64 * 1024, reply);
+  (void)run({"SET", key, config.signer ? StringRef(sealed) : value},
+            RedisStatus, 64 * 1024, reply);
+}
+
+bool SharedCacheTier::isWritable() {
+  std::lock_guard<std::mutex> lock(mutex);
+  return !writesRefused;
 }
 
 std::optional<bool> SharedCacheTier::exists(StringRef key) {
@@ -302,7 +302,10 @@ std::optional<bool> SharedCacheTier::exists(StringRef key) {
 }
 
 bool SharedCacheTier::tryLock(StringRef lock, bool &available) {
-  available = true;
+  // Who cannot write cannot claim a build either: build without waiting.
+  available = isWritable();
+  if (!available)
+    return false;
   static std::mutex randomMutex;
   std::string token;
   {

@@ -12,7 +12,9 @@
 // Writes go to a unique temporary file beside the entry and are renamed into
 // place, so concurrent threads and processes only ever see whole entries.
 // Reads take only regular files of bounded size and never block or follow
-// a symlink. The directory is bounded with LLVM's cache pruning.
+// a symlink; a directory or entry another user can write is refused with
+// one warning (LocalCacheSafety.h). The directory is bounded with LLVM's
+// cache pruning.
 //
 // An optional shared tier (SharedCache.h, a Redis server) sits behind the
 // directory: lookups go local, then shared (a shared entry is verified
@@ -24,6 +26,7 @@
 #ifndef XPUCODEGEN_TARGET_CACHE_COMPILECACHE_H
 #define XPUCODEGEN_TARGET_CACHE_COMPILECACHE_H
 
+#include "XPUCodegen/Target/Cache/LocalCacheSafety.h"
 #include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Native/GRFBuild.h"
 
@@ -105,7 +108,8 @@ public:
   /// a claim on `key`. The error is the directory's.
   llvm::Error store(llvm::StringRef key, llvm::StringRef payload) const;
 
-  /// The shared tier's one warning of this process, once.
+  /// The local tier's one warning (a directory or entry another user can
+  /// write) and the shared tier's, of this process, once.
   std::vector<std::string> takeWarnings() const;
 
   /// What the shared tier earned, against which its commands' time is
@@ -143,8 +147,12 @@ private:
                                  llvm::StringRef identity,
                                  llvm::ArrayRef<std::string> files) const;
 
+  /// Whether the directory passes the ssh rule (LocalCacheSafety.h).
+  bool isDirectoryTrusted() const;
+
   std::string directory;
   std::shared_ptr<SharedCacheTier> shared;
+  std::shared_ptr<LocalCacheWarnings> localWarnings;
 };
 
 /// The cached form of a build: flags, binary, log and measurements (not the

@@ -10,12 +10,16 @@
 // than a caller-given number of reply bytes. Nothing the server sends is
 // trusted: a reply of an unexpected type, a bulk string announced larger
 // than the bound, bytes after the reply or a reply that does not parse
-// make the connection unusable (the caller drops it). Independent of MLIR.
+// make the connection unusable (the caller drops it). rediss:// runs TLS
+// over the same I/O (RedisTLS.h); credentials are sent with AUTH and never
+// appear in a message. Independent of MLIR.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef XPUCODEGEN_TARGET_CACHE_REDISCLIENT_H
 #define XPUCODEGEN_TARGET_CACHE_REDISCLIENT_H
+
+#include "XPUCodegen/Target/Cache/RedisTLS.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -29,20 +33,28 @@
 
 namespace mlir::xpu {
 
-/// A parsed `redis://host[:port][/db]` URL.
+/// A parsed `redis[s]://[[user]:password@]host[:port][/db]` URL.
 struct RedisURL {
   /// A host name, an IPv4 address or an IPv6 address (without brackets).
   std::string host;
   uint16_t port = 6379;
   unsigned db = 0;
+  /// rediss://: TLS.
+  bool tls = false;
+  /// The ACL user to AUTH as; empty: `default`.
+  std::string user;
+  /// Secret: never printed (str() leaves it out). Empty: no AUTH.
+  std::string password;
 
-  /// The canonical form, e.g. redis://127.0.0.1:6379/0.
+  /// The canonical form without the password, e.g.
+  /// rediss://reader@cache:6380/0.
   std::string str() const;
 };
 
-/// Parses `redis://host[:port][/db]` (port 6379 and db 0 by default; IPv6
-/// hosts in brackets). Credentials, query strings and other schemes are an
-/// error that says what is wrong with which part of `url`.
+/// Parses `redis[s]://[[user]:password@]host[:port][/db]` (port 6379 and db
+/// 0 by default; IPv6 hosts in brackets; user and password %-encoded where
+/// needed). Query strings and other schemes are an error that says what is
+/// wrong with which part of `url` (its password shown as `****`).
 llvm::Expected<RedisURL> parseRedisURL(llvm::StringRef url);
 
 struct RedisTimeouts {
@@ -85,13 +97,27 @@ public:
   uint64_t size;
 };
 
+/// The server refused the URL's credentials (a wrong password, an unknown
+/// or disabled ACL user): retrying cannot help.
+class RedisAuthError : public llvm::ErrorInfo<RedisAuthError> {
+public:
+  static char ID;
+  explicit RedisAuthError(std::string message) : message(std::move(message)) {}
+  void log(llvm::raw_ostream &os) const override;
+  std::error_code convertToErrorCode() const override;
+  std::string message;
+};
+
 class RedisConnection {
 public:
   /// Connects within `timeouts.connect` (name resolution is the system
-  /// resolver's, bounded by its own timeouts) and selects the URL's
-  /// database (within `timeouts.connect` again).
+  /// resolver's, bounded by its own timeouts), runs the TLS handshake of a
+  /// rediss:// URL (with `tls`) within `timeouts.connect` again, then AUTH
+  /// with the URL's credentials and SELECT of its database within
+  /// `timeouts.connect` each. A refused AUTH is a RedisAuthError.
   static llvm::Expected<std::unique_ptr<RedisConnection>>
-  connect(const RedisURL &url, const RedisTimeouts &timeouts);
+  connect(const RedisURL &url, const RedisTimeouts &timeouts,
+          const RedisTLSFiles &tls = {});
   ~RedisConnection();
 
   /// Sends one command and reads its reply within the command timeout. An
@@ -112,12 +138,19 @@ private:
   RedisConnection() = default;
   llvm::Error sendAll(llvm::StringRef data,
                       std::chrono::steady_clock::time_point deadline);
+  /// Reads 1 or more bytes (plain text under TLS) into `buffer`.
+  llvm::Expected<size_t>
+  receive(char *buffer, size_t size,
+          std::chrono::steady_clock::time_point deadline);
+  llvm::Error authenticate(const RedisURL &url);
   llvm::Expected<RedisReply>
   readReply(unsigned accepted, uint64_t maxReplyBytes,
             std::chrono::steady_clock::time_point deadline);
 
   struct Handles;
   std::unique_ptr<Handles> handles;
+  /// Set for rediss://.
+  std::unique_ptr<TLSSession> tls;
   RedisTimeouts timeouts;
   std::string address;
   bool usable = true;

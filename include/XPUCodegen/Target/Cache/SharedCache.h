@@ -13,7 +13,9 @@
 // warns once; a server whose commands cost more than the tier saves is
 // dropped (SharedCacheBudget.h); no compile ever fails or hangs for it. Every
 // command has a deadline and a bound on what it reads; values are only ever
-// used after CompileCache verified them exactly like local entries. Independent
+// used after CompileCache verified them exactly like local entries. With
+// credentials the connections AUTH as an ACL user, rediss:// runs TLS, and
+// with keys values are signed and checked (EntrySigning.h). Independent
 // of MLIR.
 //
 //===----------------------------------------------------------------------===//
@@ -21,8 +23,10 @@
 #ifndef XPUCODEGEN_TARGET_CACHE_SHAREDCACHE_H
 #define XPUCODEGEN_TARGET_CACHE_SHAREDCACHE_H
 
+#include "XPUCodegen/Target/Cache/EntrySigning.h"
 #include "XPUCodegen/Target/Cache/RedisClient.h"
 #include "XPUCodegen/Target/Cache/SharedCacheBudget.h"
+#include "XPUCodegen/Target/Cache/SharedCacheConfig.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -38,31 +42,6 @@
 
 namespace mlir::xpu {
 
-struct SharedCacheConfig {
-  RedisURL url;
-  RedisTimeouts timeouts;
-  /// Single flight: on a miss, the first process to claim a key (a Redis
-  /// lock of this lifetime) builds it; others wait for its entry as long
-  /// and then build anyway. 0: no locks.
-  std::chrono::milliseconds lockTime{10000};
-  /// Values (whole entries) larger than this are neither stored nor read.
-  uint64_t maxValueBytes = uint64_t(64) << 20;
-  /// What the tier's commands may cost beyond what it earned (the builds
-  /// its hits saved, a share of those it keeps for others).
-  std::chrono::milliseconds budgetAllowance{1000};
-};
-
-/// The shared tier for the `cache-url` option value: "none" disables it
-/// (std::nullopt); a non-empty value is parsed; "" falls back to
-/// $XPU_CODEGEN_CACHE_URL (which may also be "none" or empty). Timeouts and
-/// the lock time come from $XPU_CODEGEN_CACHE_CONNECT_TIMEOUT_MS (default
-/// 1000), $XPU_CODEGEN_CACHE_TIMEOUT_MS (default 5000) and
-/// $XPU_CODEGEN_CACHE_LOCK_MS (default 10000; 0 disables single flight),
-/// the budget allowance from $XPU_CODEGEN_CACHE_BUDGET_MS (default 1000).
-/// An invalid value is an error naming the option or variable.
-llvm::Expected<std::optional<SharedCacheConfig>>
-resolveSharedCache(llvm::StringRef option);
-
 class SharedCacheTier {
 public:
   /// The process-wide tier for `config` (by URL and settings). Never
@@ -72,11 +51,15 @@ public:
   const SharedCacheConfig &getConfig() const { return config; }
 
   /// The value of `key`; std::nullopt when there is none, when it is larger
-  /// than maxValueBytes (the connection is dropped unread), or when the
-  /// server is unavailable.
+  /// than maxValueBytes (the connection is dropped unread), when the
+  /// server is unavailable, or, with a trust list, when it is not signed
+  /// for `key` by a trusted key (one warning naming the server, the entry
+  /// and the signer). A signature envelope is removed.
   std::optional<std::string> getValue(llvm::StringRef key);
-  /// SET `key` `value` (a whole value: readers see the old or the new one).
-  /// Values over maxValueBytes are not sent. Failures only warn (once).
+  /// SET `key` `value` (a whole value: readers see the old or the new one),
+  /// signed for `key` with a signing key. Values over maxValueBytes are not
+  /// sent. Failures only warn (once); a server that refuses writes (a
+  /// read-only ACL user) is not written to again.
   void setValue(llvm::StringRef key, llvm::StringRef value);
 
   /// Single flight: SET `lock` NX PX lockTime. True when this process now
@@ -96,6 +79,8 @@ public:
   /// False while the server is considered unavailable, and for good once
   /// the budget is spent.
   bool isAvailable();
+  /// False once the server refused a write (a read-only ACL user).
+  bool isWritable();
 
   /// This process's one warning about the tier (unreachable, failing,
   /// refusing stores, too slow for its budget), once; then nothing.
@@ -104,6 +89,8 @@ public:
   /// Commands that failed (I/O, timeout, protocol) and server error
   /// replies so far, for tests and benchmarks.
   unsigned getFailures() const { return failures; }
+  /// Values refused for their signature so far.
+  unsigned getRefusedValues() const { return refusedValues; }
 
   explicit SharedCacheTier(const SharedCacheConfig &config);
 
@@ -117,7 +104,10 @@ private:
   llvm::Expected<RedisReply>
   runOnConnection(llvm::ArrayRef<llvm::StringRef> args, unsigned accepted,
                   uint64_t maxReplyBytes, std::chrono::milliseconds timeout);
-  void markFailed(const std::string &message);
+  void markFailed(const std::string &message, bool permanent);
+  /// An error reply: a refused write (NOPERM) stops writing.
+  void noteErrorReply(llvm::StringRef command, llvm::StringRef message);
+  void refuseValue(llvm::StringRef key, const OpenedValue &opened);
   void warnOnce(const std::string &message);
   void dropConnectionsAfterFork();
 
@@ -127,6 +117,11 @@ private:
   std::vector<std::unique_ptr<RedisConnection>> idle;
   std::chrono::steady_clock::time_point unavailableUntil{};
   bool warned = false;
+  /// The server refused a write: no more writes or locks.
+  bool writesRefused = false;
+  /// The one warning about a value's signature.
+  bool warnedSignature = false;
+  unsigned refusedValues = 0;
   std::vector<std::string> warnings;
   /// Locks this process holds, with their tokens.
   llvm::StringMap<std::string> locks;

@@ -23,11 +23,18 @@ SPIRV_TO_BINARY = os.path.join(SRC, "test", "Transforms", "NativeCodegen",
                                "Inputs", "spirv-to-binary.py")
 
 
+# The shared tier's credentials, TLS files and keys: only what a test sets.
+SECURITY_VARIABLES = tuple("XPU_CODEGEN_CACHE_" + v for v in (
+    "PASSWORD", "PASSWORD_FILE", "TLS_CA", "TLS_CERT", "TLS_KEY", "SIGN_KEY",
+    "TRUST"))
+
+
 def child_env(**extra):
     """The environment of the children: never the sanitizer runtime
     preloaded into this Python (redis-server is not instrumented)."""
     env = {k: v for k, v in os.environ.items()
-           if k not in ("LD_PRELOAD", "XPU_CODEGEN_CACHE_URL")}
+           if k not in ("LD_PRELOAD", "XPU_CODEGEN_CACHE_URL")
+           and k not in SECURITY_VARIABLES}
     # A loaded machine must not make the tier's budget drop a private
     # server (slow.test sets its own).
     env["XPU_CODEGEN_CACHE_BUDGET_MS"] = "600000"
