@@ -16,6 +16,12 @@ across runs one to one):
   2 at once, locks   machines C and D cold at once on a new server, single
                      flight (XPU_CODEGEN_CACHE_LOCK_MS=60000)
   2 at once, none    the same without locks (XPU_CODEGEN_CACHE_LOCK_MS=0)
+  team, cold         machine T fills a server with ACL users and TLS as the
+                     writer, signing every entry (Ed25519)
+  warm, plain/team   alternately, a machine with an empty local cache warm
+                     from a plain server and one warm from the team server
+                     as the reader over TLS, checking signatures; medians
+                     of 5 (1 with --quick) and their ratio (at most 1.10)
 
 Every run's output must equal the reference's. Usage:
   bench.py BUILD_DIR [--quick] [--out DIR]
@@ -36,6 +42,7 @@ sys.path.insert(0, os.path.join(ROOT, "test", "Transforms", "NativeCodegen",
                                 "SharedCache", "Inputs"))
 from sharedcache import (RedisServer, child_env, count_lines,  # noqa: E402
                          make_worker_wrapper)
+from team import TeamServer, make_pki, security_env  # noqa: E402
 
 
 def run(build, input, out, name, machine, url, worker_dir, env=None):
@@ -73,6 +80,38 @@ def run(build, input, out, name, machine, url, worker_dir, env=None):
             warnings=[l for l in stderr.splitlines() if "warning" in l],
             output=open(os.path.join(out, name + ".mlir"), "rb").read())
     return p, finish
+
+
+def team_cache(build, input, out, machine, workers, results, repeats):
+    """The team cache (ACL users, TLS, signed entries) against a plain
+    server: a cold fill, then warm machines from each, alternating.
+    Returns the ratio of the median warm wall times (team / plain)."""
+    pki = make_pki(os.path.join(out, "pki"))
+    with RedisServer(os.path.join(out, "redis-plain")) as plain, \
+            TeamServer(os.path.join(out, "redis-team"), pki) as team:
+        run(build, input, out, "plain-cold", machine("P"), plain.url,
+            workers)[1]()
+        results.append(("team: TLS, ACL user, signing, cold (machine T)",
+                        run(build, input, out, "team-cold", machine("T"),
+                            team.url("writer"), workers,
+                            security_env(pki, "writer", sign="team"))[1]()))
+        warm = {"plain": [], "team": []}
+        for i in range(repeats):
+            warm["plain"].append(run(build, input, out, f"plain-warm-{i}",
+                                     machine(f"PW{i}"), plain.url,
+                                     workers)[1]())
+            warm["team"].append(run(build, input, out, f"team-warm-{i}",
+                                    machine(f"TW{i}"), team.url("reader"),
+                                    workers,
+                                    security_env(pki, "reader",
+                                                 trust="team"))[1]())
+    median = {k: sorted(v, key=lambda r: r["wall_s"])[len(v) // 2]
+              for k, v in warm.items()}
+    results.append((f"shared, warm, plain server (median of {repeats})",
+                    median["plain"]))
+    results.append((f"team: shared, warm, TLS + ACL reader + signatures "
+                    f"checked (median of {repeats})", median["team"]))
+    return median["team"]["wall_s"] / max(median["plain"]["wall_s"], 0.01)
 
 
 def main():
@@ -135,6 +174,9 @@ def main():
                         if done[0]["output"] == done[1]["output"] else b"")
             results.append((f"2 machines at once, {label} (sum)", both))
 
+    ratio = team_cache(build, input, out, machine, workers, results,
+                       1 if args.quick else 5)
+
     same = all(r["output"] == ref["output"] for _, r in results)
     print(f"{modules} modules, {ref['builds']} builds per machine; "
           f"server after one machine: {keys} keys, {used} used; "
@@ -145,12 +187,15 @@ def main():
     for label, r in results:
         print(f"| {label} | {r['wall_s']:.1f} | {r['compiled']} of "
               f"{r['builds']} | {r['igc_s']:.1f} | {r['workers']} |")
+    print(f"\nteam warm / plain warm: {ratio:.2f} (at most 1.10: "
+          f"{ratio <= 1.10})")
     warnings = sum((r["warnings"] for _, r in results), [])
     if warnings:
         print("\nwarnings:\n" + "\n".join(warnings))
     for _, r in results:
         del r["output"]
     json.dump(dict(modules=modules, keys=keys, used=used, identical=same,
+                   team_warm_ratio=round(ratio, 3),
                    runs=[dict(label=l, **r) for l, r in results]),
               open(os.path.join(out, "results.json"), "w"), indent=1)
     if not same or warnings:

@@ -272,6 +272,8 @@ std::optional<std::string> SharedCacheTier::getValue(StringRef key) {
     refuseValue(key, opened);
     return std::nullopt;
   }
+  if (opened.value.size() > config.maxValueBytes)
+    return std::nullopt;
   if (opened.value.size() == reply.str.size())
     return std::move(reply.str);
   return opened.value.str();
