@@ -54,7 +54,8 @@ getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
 }
 
 void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
-                                     const CodegenPipelineOptions &options) {
+                                     const CodegenPipelineOptions &options,
+                                     CompileResults *results) {
   XPUAttachTargetOptions attach;
   attach.arch = options.arch;
   attach.grfMode = options.grfMode;
@@ -144,7 +145,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   native.maxWorkGroupSize = options.maxWorkGroupSize;
   native.strictLaunch = options.strictLaunch;
   native.nRegsDefault = options.nRegsDefault;
-  pm.addPass(createXPUNativeCodegen(native));
+  pm.addPass(createXPUNativeCodegen(native, results));
 
   // Stock mlir-translate reads the host module only without #xpu attributes.
   if (options.host || options.xevmObjects) {

@@ -8,8 +8,10 @@
 
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Cache/SharedCache.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -93,13 +95,6 @@ bool python::checkOptions(const CompileOptions &options,
   return true;
 }
 
-std::string python::serialize(llvm::json::Value value) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << value;
-  return text;
-}
-
 /// Text for Python: diagnostics quote the user's source, which need not be
 /// valid UTF-8; invalid bytes become U+FFFD instead of an exception.
 py::str python::toText(llvm::StringRef text) {
@@ -110,11 +105,53 @@ py::str python::toText(llvm::StringRef text) {
   return py::reinterpret_steal<py::str>(str);
 }
 
+py::object python::toPython(const llvm::json::Value &value) {
+  switch (value.kind()) {
+  case llvm::json::Value::Null:
+    return py::none();
+  case llvm::json::Value::Boolean:
+    return py::bool_(*value.getAsBoolean());
+  case llvm::json::Value::Number:
+    if (std::optional<int64_t> integer = value.getAsInteger())
+      return py::int_(*integer);
+    if (std::optional<uint64_t> large = value.getAsUINT64())
+      return py::int_(*large);
+    return py::float_(*value.getAsNumber());
+  case llvm::json::Value::String:
+    return toText(*value.getAsString());
+  case llvm::json::Value::Array: {
+    py::list list;
+    for (const llvm::json::Value &element : *value.getAsArray())
+      list.append(toPython(element));
+    return list;
+  }
+  case llvm::json::Value::Object: {
+    const llvm::json::Object &object = *value.getAsObject();
+    std::vector<llvm::StringRef> keys;
+    for (const auto &field : object)
+      keys.push_back(field.first);
+    llvm::sort(keys);
+    py::dict dict;
+    for (llvm::StringRef key : keys)
+      dict[toText(key)] = toPython(*object.get(key));
+    return dict;
+  }
+  }
+  llvm_unreachable("unknown JSON kind");
+}
+
+void python::defineResultFields(py::module_ &module) {
+  py::module_ fields = module.def_submodule(
+      "fields", "The keys of a module's result (report entry, properties).");
+  for (llvm::StringRef key : mlir::xpu::fields::kAll)
+    fields.attr(key.upper().c_str()) = key.str();
+}
+
 py::dict python::toPython(const CompileOutcome &outcome) {
   py::list modules;
   for (const ModuleOutcome &module : outcome.modules) {
     py::dict item;
-    item["entry"] = toText(module.entry);
+    item["entry"] = toPython(module.entry);
     item["binary"] = module.binary ? py::object(py::bytes(*module.binary))
                                    : py::object(py::none());
     modules.append(std::move(item));

@@ -62,8 +62,9 @@ struct CompileOptions {
 
 /// One compiled (or failed) module.
 struct ModuleOutcome {
-  /// The report entry, serialized (getReportEntry or getReportErrorEntry).
-  std::string entry;
+  /// The report entry (getReportEntry or getReportErrorEntry), handed to
+  /// Python as a dict.
+  llvm::json::Value entry;
   /// The native binary; absent for a module that failed.
   std::optional<std::string> binary;
 };
@@ -86,14 +87,20 @@ std::optional<GRFPolicy> parsePolicy(llvm::StringRef name);
 bool checkOptions(const CompileOptions &options, llvm::StringRef location,
                   CompileOutcome &outcome);
 
-std::string serialize(llvm::json::Value value);
-
 /// Text for Python: diagnostics quote the user's source, which need not be
 /// valid UTF-8; invalid bytes become U+FFFD instead of an exception.
 pybind11::str toText(llvm::StringRef text);
 
+/// `value` as Python values: objects become dicts (keys sorted, as the
+/// report prints them), integral numbers ints.
+pybind11::object toPython(const llvm::json::Value &value);
+
 pybind11::dict toPython(const CompileOutcome &outcome);
 
+/// Defines the submodule `fields` on `module`: each key of a module's result
+/// (ResultFields.def) as an attribute named after it in upper case
+/// (`fields.SPILL_SIZE == "spill_size"`), for Python's reader.
+void defineResultFields(pybind11::module_ &module);
 /// The options that the Python half passes as keywords beyond the first
 /// seven: absent keys keep their defaults.
 void applyExtraOptions(CompileOptions &options, const pybind11::dict &extra);

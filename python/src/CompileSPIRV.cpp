@@ -87,7 +87,7 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
                        "' for arch '" + request.arch +
                        "' failed: " + error.message);
       outcome.modules.push_back(
-          {serialize(getReportErrorEntry(request.name, request.arch, error)),
+          {getReportErrorEntry(request.name, request.arch, error),
            std::nullopt});
       continue;
     }
@@ -105,8 +105,8 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
              << result->arch << "\n";
     }
     const std::vector<char> &binary = chosen.binary;
-    outcome.modules.push_back({serialize(getReportEntry(*result)),
-                               std::string(binary.begin(), binary.end())});
+    outcome.modules.push_back(
+        {getReportEntry(*result), std::string(binary.begin(), binary.end())});
   }
   return outcome;
 }

@@ -10,8 +10,9 @@
 // lives in `_xpu_codegen` (XPUCodegenModule.cpp), which links no MLIR.
 //
 // Like `_xpu_codegen`, it never raises for a compile failure: it returns the
-// located diagnostics, one JSON report entry per module (as the pass report
-// says) and the native binaries. No LLVM code runs while the GIL is held.
+// located diagnostics, one report entry per module (the results the pass
+// collected, printed as its report prints them) and the native binaries. No
+// LLVM code runs while the GIL is held.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,8 @@
 #include "XPUCodegen/Pipeline/Lower/UpstreamVerifierGuard.h"
 #include "XPUCodegen/Support/SourceScreening.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/Report.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -35,9 +38,7 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
@@ -70,15 +71,6 @@ const DialectRegistry &getRegistry() {
   return *registry;
 }
 
-/// Removes a file when it goes out of scope.
-struct TempFile {
-  llvm::SmallString<128> path;
-  ~TempFile() {
-    if (!path.empty())
-      (void)llvm::sys::fs::remove(path);
-  }
-};
-
 /// The native objects the pass produced, in its walk order.
 struct NativeObject {
   std::string module;
@@ -91,7 +83,8 @@ std::vector<NativeObject> collectNativeObjects(ModuleOp module) {
     for (Attribute attr : binary.getObjects()) {
       auto object = dyn_cast<gpu::ObjectAttr>(attr);
       if (!object || !isa<TargetAttr>(object.getTarget()) ||
-          !object.getProperties() || !object.getProperties().contains("n_regs"))
+          !object.getProperties() ||
+          !object.getProperties().contains(fields::kNRegs))
         continue;
       objects.push_back(
           {binary.getName().str(), object.getObject().getValue().str()});
@@ -100,10 +93,8 @@ std::vector<NativeObject> collectNativeObjects(ModuleOp module) {
   return objects;
 }
 
-/// The pipeline's options from the Python call's; the report goes to
-/// `reportPath`.
+/// The pipeline's options from the Python call's.
 void setPipelineOptions(const CompileOptions &options,
-                        llvm::StringRef reportPath,
                         CodegenPipelineOptions &pipeline) {
   pipeline.arch = options.arch;
   pipeline.grfMode = *symbolizeGRFMode(options.grfMode);
@@ -120,67 +111,40 @@ void setPipelineOptions(const CompileOptions &options,
   pipeline.subgroupSize = options.subgroupSize;
   pipeline.nRegsDefault = options.nRegsDefault;
   pipeline.link = options.link;
-  pipeline.report = reportPath.str();
 }
 
-/// Reads the pass's report into `report` (left empty when the pass wrote
-/// none); false when it is there but not a report.
-bool readReport(llvm::StringRef path,
-                std::optional<llvm::json::Value> &report) {
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> text =
-      llvm::MemoryBuffer::getFile(path);
-  if (!text || (*text)->getBuffer().empty())
-    return true;
-  llvm::Expected<llvm::json::Value> parsed =
-      llvm::json::parse((*text)->getBuffer());
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return false;
-  }
-  if (!parsed->getAsObject() || !parsed->getAsObject()->getArray("modules"))
-    return false;
-  report = std::move(*parsed);
-  return true;
+/// The binary that holds the kernels of `report`: the one a split part
+/// moved to, else the linked module it is part of, else its own.
+llvm::StringRef getBinaryName(const ModuleReport &report) {
+  if (!report.splitInto.empty())
+    return report.splitInto;
+  if (!report.linkedInto.empty())
+    return report.linkedInto;
+  return report.module;
 }
 
-/// The binary that holds the kernels of report entry `entry`: the one a
-/// split part moved to, else the linked module it is part of, else its own.
-llvm::StringRef getBinaryName(const llvm::json::Object &entry,
-                              llvm::StringRef module) {
-  for (llvm::StringRef key : {"split_into", "linked_into"})
-    if (std::optional<llvm::StringRef> name = entry.getString(key))
-      return *name;
-  return module;
-}
-
-/// One outcome per report entry, with the binary of each module that
-/// compiled: its own, the linked or split binary that holds its kernels, or
-/// for a duplicate its original's. A binary has one object per target, in
-/// the order of its module's entries (an object already native before the
-/// pass ran has no entry).
-void addModuleOutcomes(ModuleOp module, const llvm::json::Array &entries,
+/// One outcome per module the pass reported, with the binary of each
+/// module that compiled: its own, the linked or split binary that holds its
+/// kernels, or for a duplicate its original's. A binary has one object per
+/// target, in the order of its module's reports (an object already native
+/// before the pass ran has no report).
+void addModuleOutcomes(ModuleOp module, llvm::ArrayRef<ModuleReport> reports,
                        CompileOutcome &outcome) {
   llvm::StringMap<std::vector<std::string>> binaries;
   for (NativeObject &object : collectNativeObjects(module))
     binaries[object.module].push_back(std::move(object.binary));
   llvm::StringMap<std::string> binaryOf;
-  for (const llvm::json::Value &entry : entries)
-    if (const llvm::json::Object *object = entry.getAsObject())
-      if (std::optional<llvm::StringRef> name = object->getString("module"))
-        binaryOf.try_emplace(*name, getBinaryName(*object, *name).str());
+  for (const ModuleReport &report : reports)
+    binaryOf.try_emplace(report.module, getBinaryName(report).str());
 
   llvm::StringMap<size_t> seen;
-  for (const llvm::json::Value &entry : entries) {
-    ModuleOutcome moduleOutcome{serialize(entry), std::nullopt};
-    const llvm::json::Object *object = entry.getAsObject();
-    std::optional<llvm::StringRef> name =
-        object ? object->getString("module") : std::nullopt;
-    if (name && !object->get("error")) {
-      size_t target = seen[*name]++;
-      std::string binary = binaryOf.lookup(*name);
-      if (std::optional<llvm::StringRef> original =
-              object->getString("deduplicated_from"))
-        binary = binaryOf.lookup(*original);
+  for (const ModuleReport &report : reports) {
+    ModuleOutcome moduleOutcome{getReportEntry(report), std::nullopt};
+    if (!report.module.empty() && !report.failed()) {
+      size_t target = seen[report.module]++;
+      std::string binary = binaryOf.lookup(report.deduplicatedFrom.empty()
+                                               ? report.module
+                                               : report.deduplicatedFrom);
       auto found = binaries.find(binary);
       if (found != binaries.end() && target < found->second.size())
         moduleOutcome.binary = found->second[target];
@@ -234,30 +198,16 @@ CompileOutcome compileMLIR(const std::string &text,
     return finish();
   }
 
-  TempFile report;
-  if (std::error_code error = llvm::sys::fs::createTemporaryFile(
-          "xpu-codegen-report", "json", report.path)) {
-    outcome.addError(
-        bufferName +
-        ": error: cannot create a temporary report file: " + error.message());
-    return finish();
-  }
-
+  // The pass hands each module's report over directly, even when some
+  // modules failed: it is how the caller learns what did compile.
+  CompileResults results;
   CodegenPipelineOptions pipeline;
-  setPipelineOptions(options, report.path, pipeline);
+  setPipelineOptions(options, pipeline);
   PassManager pm(&context, ModuleOp::getOperationName());
-  buildCodegenPipeline(pm, pipeline);
+  buildCodegenPipeline(pm, pipeline, &results);
   if (failed(pm.run(*module)))
     outcome.success = false;
-
-  // The pass writes its report even when some modules failed; before the
-  // pass ran, the file is still empty.
-  std::optional<llvm::json::Value> parsed;
-  if (!readReport(report.path, parsed))
-    outcome.addError(bufferName + ": error: unreadable native codegen report");
-  else if (parsed)
-    addModuleOutcomes(*module, *parsed->getAsObject()->getArray("modules"),
-                      outcome);
+  addModuleOutcomes(*module, results.modules, outcome);
   return finish();
 }
 
@@ -280,6 +230,7 @@ PYBIND11_MODULE(_xpu_codegen_mlir, m) {
             "package.";
   defineShutdown(m);
   defineCompileSPIRV(m);
+  defineResultFields(m);
 
   m.def(
       "compile_mlir",

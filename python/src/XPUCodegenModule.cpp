@@ -12,8 +12,8 @@
 // Python half imports on first use.
 //
 // Compile functions never raise for a compile failure: they return a
-// dictionary with the located diagnostics, one JSON report entry per module
-// (produced by getReportEntry, the single owner of the field mapping, so
+// dictionary with the located diagnostics, one report entry per module (a
+// dict printed by getReportEntry under the keys of ResultFields.def, so
 // Python sees exactly what the pass report says) and the native binaries.
 // The Python half turns failures into exceptions. llvm::Error never crosses
 // the boundary, and no LLVM code runs while the GIL is held.
@@ -172,6 +172,7 @@ PYBIND11_MODULE(_xpu_codegen, m) {
             "use the xpu_codegen package.";
 
   defineCompileSPIRV(m);
+  defineResultFields(m);
   defineReadZebin(m);
   defineShutdown(m);
   defineLookups(m);

@@ -13,6 +13,7 @@ from ._native import _compile_mlir, _compile_spirv, _load_mlir_half
 from ._options import _check_link, _check_options, _check_subgroup_size
 from ._outcome import _module_from_entry, _modules_of
 from ._types import CompileError, CompileWarning, Module
+from ._xpu_codegen import fields as F
 
 #: A source of :func:`compile_many`: MLIR text, SPIR-V bytes, a file path, or
 #: a ``(name, source)`` pair naming it.
@@ -188,7 +189,7 @@ def _renamed(module: Module, original: str, name: str) -> Module:
     """A deduplicated SPIR-V result under its own source's name."""
     entry = dict(module.report_entry)
     if module.name == original:
-        entry["module"] = name
-    entry["deduplicated_from"] = original
+        entry[F.MODULE] = name
+    entry[F.DEDUPLICATED_FROM] = original
     return _module_from_entry(entry, module.binary)
 

@@ -1,55 +1,59 @@
 """From a native outcome to the API's values: each module's report entry
-(the JSON the ``xpu-native-codegen`` pass writes) read into a Module, a
-failure into its CompileError, and the report of modules written back."""
+(the dict the extension prints from the module's result, as the
+``xpu-native-codegen`` pass's report does) read into a Module, a failure
+into its CompileError, and the report of modules written back. The keys
+come from the extension (``fields``, ResultFields.def), never spelled
+here."""
 
 import json
 import os
 from typing import Sequence, Union
 
 from ._output import write_output
+from ._xpu_codegen import fields as F
 from ._types import Attempt, CompileError, Kernel, Module, OutOfResources
 
 
 def _module_from_entry(entry: dict, binary: bytes) -> Module:
     kernels = tuple(
         Kernel(
-            name=k["name"],
-            grf_count=k["grf_count"],
-            simd=k["simd"],
-            spill_size=k["spill_size"],
-            private_size=k["private_size"],
-            scratch_size=k.get("scratch_size", 0),
-            n_spills=k["n_spills"],
-            threads_per_eu=k.get("threads_per_eu", 0),
+            name=k[F.NAME],
+            grf_count=k[F.GRF_COUNT],
+            simd=k[F.SIMD],
+            spill_size=k[F.SPILL_SIZE],
+            private_size=k[F.PRIVATE_SIZE],
+            scratch_size=k.get(F.SCRATCH_SIZE, 0),
+            n_spills=k[F.N_SPILLS],
+            threads_per_eu=k.get(F.THREADS_PER_EU, 0),
         )
-        for k in entry["kernels"]
+        for k in entry[F.KERNELS]
     )
     attempts = tuple(
         Attempt(
-            grf_mode=a["grf_mode"],
-            build_flags=a["build_flags"],
-            spill_size=a["spill_size"],
-            compile_ms=a["compile_ms"],
-            cache=a.get("cache"),
+            grf_mode=a[F.GRF_MODE],
+            build_flags=a[F.BUILD_FLAGS],
+            spill_size=a[F.SPILL_SIZE],
+            compile_ms=a[F.COMPILE_MS],
+            cache=a.get(F.CACHE),
         )
-        for a in entry["attempts"]
+        for a in entry[F.ATTEMPTS]
     )
     return Module(
-        name=entry["module"],
-        arch=entry["arch"],
+        name=entry[F.MODULE],
+        arch=entry[F.ARCH],
         binary=binary,
-        grf_mode=entry["grf_mode"],
-        n_regs=entry["n_regs"],
-        spill_size=entry["spill_size"],
+        grf_mode=entry[F.GRF_MODE],
+        n_regs=entry[F.N_REGS],
+        spill_size=entry[F.SPILL_SIZE],
         n_spills=max((k.n_spills for k in kernels), default=0),
         threads_per_eu=min((k.threads_per_eu for k in kernels
                             if k.threads_per_eu), default=0),
-        build_flags=entry["build_flags"],
-        backend=entry["backend"],
-        backend_reason=entry.get("backend_reason", ""),
-        compiler=entry.get("compiler", ""),
-        cache=entry.get("cache", ""),
-        decision=entry.get("decision", ""),
+        build_flags=entry[F.BUILD_FLAGS],
+        backend=entry[F.BACKEND],
+        backend_reason=entry.get(F.BACKEND_REASON, ""),
+        compiler=entry.get(F.COMPILER, ""),
+        cache=entry.get(F.CACHE, ""),
+        decision=entry.get(F.DECISION, ""),
         attempts=attempts,
         kernels=kernels,
         report_entry=entry,
@@ -61,25 +65,26 @@ def _error_for(diagnostics: str, entries: Sequence[dict],
     """CompileError, or OutOfResources when every failed module ran out of
     resources (what an autotuner can skip); ``modules`` are the ones that
     compiled."""
-    failed = [e for e in entries if "error" in e]
-    resources = [e["out_of_resources"] for e in failed
-                 if "out_of_resources" in e]
+    failed = [e for e in entries if F.ERROR in e]
+    resources = [e[F.OUT_OF_RESOURCES] for e in failed
+                 if F.OUT_OF_RESOURCES in e]
     if failed and len(resources) == len(failed):
         first = resources[0]
         return OutOfResources(diagnostics, entries, modules,
-                              resource=first["resource"],
-                              required=first["required"], limit=first["limit"])
+                              resource=first[F.RESOURCE],
+                              required=first[F.REQUIRED],
+                              limit=first[F.LIMIT])
     return CompileError(diagnostics, entries, modules)
 
 
 def _modules_of(outcome: dict):
     """The modules of a native outcome and its warnings (text, or "");
     raises the CompileError of a failed one."""
-    entries = [json.loads(m["entry"]) for m in outcome["modules"]]
+    entries = [m["entry"] for m in outcome["modules"]]
     if not outcome["success"]:
         good = [_module_from_entry(entry, m["binary"])
                 for entry, m in zip(entries, outcome["modules"])
-                if m["binary"] is not None and "error" not in entry]
+                if m["binary"] is not None and F.ERROR not in entry]
         raise _error_for(outcome["diagnostics"], entries, good)
     modules = [_module_from_entry(entry, m["binary"])
                for entry, m in zip(entries, outcome["modules"])]
@@ -94,7 +99,7 @@ def report(modules) -> dict:
     ``xpu-native-codegen`` pass's ``report=<path>``.
     """
     entries = [m.report_entry if isinstance(m, Module) else m for m in modules]
-    return {"version": 1, "modules": entries}
+    return {F.VERSION: 1, F.MODULES: entries}
 
 
 def write_report(path: Union[str, os.PathLike], modules) -> None:

@@ -11,6 +11,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/Report.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -26,6 +27,12 @@ llvm::cl::ValuesClass getGRFModeOptionValues();
 
 #define GEN_PASS_DECL
 #include "XPUCodegen/Pipeline/Passes.h.inc"
+
+/// xpu-native-codegen that also hands each module's report to `results`
+/// (which must outlive the pass), as the report file lists them.
+std::unique_ptr<Pass>
+createXPUNativeCodegen(const XPUNativeCodegenOptions &options,
+                       CompileResults *results);
 
 /// Options of the whole flow, `xpu-codegen-pipeline`.
 struct CodegenPipelineOptions
@@ -209,8 +216,10 @@ struct CodegenPipelineOptions
 
 /// Adds the whole flow: attach the target, resolve GRF modes, lower
 /// gpu/arith/memref/vector/scf/math to LLVM, emit SPIR-V, compile natively.
+/// Each module's report goes to `results` when given.
 void buildCodegenPipeline(OpPassManager &pm,
-                          const CodegenPipelineOptions &options);
+                          const CodegenPipelineOptions &options,
+                          CompileResults *results = nullptr);
 
 /// Registers `xpu-codegen-pipeline`.
 void registerCodegenPipeline();

@@ -20,6 +20,7 @@
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Support/BinaryFields.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 
 #include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -238,7 +239,8 @@ std::optional<CompileCache> mlir::xpu::openCompileCache(StringRef cacheDir,
 static bool isNative(gpu::BinaryOp binary) {
   return llvm::all_of(binary.getObjects(), [](Attribute attr) {
     auto object = cast<gpu::ObjectAttr>(attr);
-    return object.getProperties() && object.getProperties().contains("n_regs");
+    return object.getProperties() &&
+           object.getProperties().contains(fields::kNRegs);
   });
 }
 
@@ -389,16 +391,16 @@ static std::optional<DiagnosticSeverity> parseSeverity(StringRef name) {
 /// with nothing compiled.
 static void markHit(llvm::json::Value &entry) {
   llvm::json::Object *object = entry.getAsObject();
-  if (!object || object->get("error"))
+  if (!object || object->get(fields::kError))
     return;
-  (*object)["cache"] = "hit";
-  (*object)["cache_level"] = "module";
-  if (llvm::json::Array *attempts = object->getArray("attempts"))
+  (*object)[fields::kCache] = "hit";
+  (*object)[fields::kCacheLevel] = "module";
+  if (llvm::json::Array *attempts = object->getArray(fields::kAttempts))
     for (llvm::json::Value &attempt : *attempts)
-      if (llvm::json::Object *fields = attempt.getAsObject()) {
-        (*fields)["cache"] = "hit";
-        (*fields)["compile_ms"] = 0;
-        fields->erase("reused");
+      if (llvm::json::Object *build = attempt.getAsObject()) {
+        (*build)[fields::kCache] = "hit";
+        (*build)[fields::kCompileMs] = 0;
+        build->erase(fields::kReused);
       }
 }
 
@@ -447,10 +449,11 @@ static double getCompileMs(const llvm::json::Value &report) {
   if (const llvm::json::Array *entries = report.getAsArray())
     for (const llvm::json::Value &entry : *entries)
       if (const llvm::json::Object *object = entry.getAsObject())
-        if (const llvm::json::Array *attempts = object->getArray("attempts"))
+        if (const llvm::json::Array *attempts =
+                object->getArray(fields::kAttempts))
           for (const llvm::json::Value &attempt : *attempts)
-            if (const llvm::json::Object *fields = attempt.getAsObject())
-              ms += fields->getNumber("compile_ms").value_or(0);
+            if (const llvm::json::Object *build = attempt.getAsObject())
+              ms += build->getNumber(fields::kCompileMs).value_or(0);
   return ms;
 }
 

@@ -62,28 +62,35 @@ NativeCodegenRun::NativeCodegenRun(ModuleOp module,
       numBuilds(counters.numBuilds), numSplit(counters.numSplit) {}
 
 LogicalResult NativeCodegenRun::run(const NativeCodegenOptions &driverOptions,
-                                    StringRef report) {
+                                    StringRef report, CompileResults *results) {
   collectLinkSources();
   SmallVector<ObjectSlot> slots;
   std::vector<ModuleCompileRequest> requests;
   std::vector<ReportSlot> reportSlots;
   collectRequests(slots, requests, reportSlots);
 
-  std::vector<llvm::Expected<ModuleCompileResult>> results;
-  if (!requests.empty() && failed(compile(driverOptions, requests, results)))
+  std::vector<llvm::Expected<ModuleCompileResult>> compiled;
+  if (!requests.empty() && failed(compile(driverOptions, requests, compiled)))
     return failure();
 
-  std::vector<std::vector<llvm::json::Value>> resultEntries =
-      applyResults(slots, requests, results);
+  std::vector<std::vector<ModuleReport>> resultReports =
+      applyResults(slots, requests, compiled);
   // Their parts are compiled: nothing needs the lowered linked modules.
   for (auto &[binary, source] : linkSources)
     source.erase();
   linkSources.clear();
-  std::vector<llvm::json::Value> entries;
+  std::vector<ModuleReport> reports;
   for (ReportSlot &slot : reportSlots)
-    entries.push_back(slot.entry ? std::move(*slot.entry)
-                                 : getEntry(slot, resultEntries));
+    reports.push_back(slot.ready ? std::move(*slot.ready)
+                                 : getReport(slot, resultReports));
+  std::vector<llvm::json::Value> entries;
+  for (const ModuleReport &moduleReport : reports)
+    entries.push_back(getReportEntry(moduleReport));
   storeInModuleCache(reportSlots, entries);
+  if (results)
+    results->modules.insert(results->modules.end(),
+                            std::make_move_iterator(reports.begin()),
+                            std::make_move_iterator(reports.end()));
 
   // The report is written even when some modules failed: it is how the
   // caller learns what did compile.
@@ -130,9 +137,11 @@ void NativeCodegenRun::addFailure(Operation *op, StringRef name, StringRef arch,
     mlir::emitError(getLineLoc(op))
         << "xpu-native-codegen: " << getExcerpt(message) << " (module '" << name
         << "', arch '" << arch << "')";
-  reportSlots.push_back(
-      {llvm::json::Value(getReportErrorEntry(name, arch, message)), 0, 0, "",
-       op});
+  ModuleReport report;
+  report.module = name.str();
+  report.arch = arch.str();
+  report.error = ModuleError{message.str(), std::nullopt};
+  reportSlots.push_back({std::move(report), 0, 0, "", op});
   ++numFailed;
   ++moduleFailures;
 }
@@ -215,9 +224,13 @@ struct NativeCodegenPass
     options.remarks = remarks;
     NativeCodegenRun run(getOperation(), options,
                          {numObjects, numFailed, numBuilds, numSplit});
-    if (failed(run.run(getDriverOptions(), report)))
+    if (failed(run.run(getDriverOptions(), report, results)))
       signalPassFailure();
   }
+
+  /// Where each module's report goes besides the report file (the caller's
+  /// collection), or null.
+  CompileResults *results = nullptr;
 
   /// The option values no parser checks, before anything compiles; sets
   /// cacheMaxSizeBytes.
@@ -254,3 +267,11 @@ struct NativeCodegenPass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPUNativeCodegen(const XPUNativeCodegenOptions &options,
+                                  CompileResults *results) {
+  auto pass = std::make_unique<NativeCodegenPass>(options);
+  pass->results = results;
+  return pass;
+}

@@ -14,6 +14,7 @@
 #include "NativeCodegenRun.h"
 
 #include "XPUCodegen/Pipeline/Native/ModuleCache.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -34,7 +35,8 @@ void NativeCodegenRun::replayModuleCacheHit(
   for (auto &[severity, message] : diagnostics)
     diagnose(binary, severity, message);
   for (llvm::json::Value &entry : *entries)
-    reportSlots.push_back({std::move(entry), 0, 0, "", binary});
+    reportSlots.push_back(
+        {readCachedReport(std::move(entry)), 0, 0, "", binary});
 }
 
 void NativeCodegenRun::storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
@@ -45,7 +47,7 @@ void NativeCodegenRun::storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
     for (auto [slot, entry] : llvm::zip_equal(reportSlots, entries)) {
       BinaryOutcome &outcome = outcomes[slot.op];
       const llvm::json::Object *object = entry.getAsObject();
-      outcome.failed |= !object || object->get("error");
+      outcome.failed |= !object || object->get(fields::kError);
       outcome.entries.push_back(entry);
     }
     for (auto &[op, diagnostics] : binaryDiagnostics)

@@ -17,6 +17,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
@@ -89,8 +90,7 @@ void NativeCodegenRun::collectRequests(
             addFailure(module, part.getAs<StringAttr>("module"),
                        target.getArch(), *message, reportSlots,
                        /*diagnose=*/false);
-            reportSlots.back().entry->getAsObject()->insert(
-                {"linked_into", module.getName()});
+            reportSlots.back().ready->linkedInto = module.getName().str();
           }
         }
       }
@@ -149,8 +149,8 @@ NativeCodegenRun::getXPUPayload(gpu::BinaryOp binary, gpu::ObjectAttr object,
   if (isSPIRV(bytes))
     return std::vector<char>(bytes.begin(), bytes.end());
   // Already native (this pass ran before), checked to be a zebin.
-  if (object.getProperties() && object.getProperties().contains("n_regs") &&
-      isZebin(bytes))
+  if (object.getProperties() &&
+      object.getProperties().contains(fields::kNRegs) && isZebin(bytes))
     return std::vector<char>();
   addFailure(binary, binary.getName(), target.getArch(),
              llvm::formatv("object {0} holds neither SPIR-V nor a native "

@@ -17,6 +17,7 @@
 
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -27,45 +28,31 @@ using namespace mlir;
 using namespace mlir::xpu;
 using namespace mlir::xpu::detail;
 
-/// The report names kernels as the original module did; `linked_name`
-/// says what the linked module renamed them to.
-static void renameKernels(llvm::json::Object &entry, const LinkedPart &part) {
-  llvm::json::Array *kernels = entry.getArray("kernels");
-  if (!kernels)
-    return;
-  for (llvm::json::Value &value : *kernels) {
-    llvm::json::Object *kernel = value.getAsObject();
-    std::optional<StringRef> name = kernel->getString("name");
-    if (!name)
-      continue;
-    for (auto [linked, original] :
-         llvm::zip_equal(part.kernels, part.originalKernels)) {
-      if (*name != linked || linked == original)
-        continue;
-      (*kernel)["linked_name"] = linked;
-      (*kernel)["name"] = original;
-      break;
-    }
-  }
+/// The report of a module compiled in this run.
+static ModuleReport getCompiledReport(ModuleCompileResult result) {
+  ModuleReport report;
+  report.module = result.name;
+  report.arch = result.arch;
+  report.result =
+      std::make_shared<const ModuleCompileResult>(std::move(result));
+  return report;
 }
 
-llvm::json::Value NativeCodegenRun::getEntry(
-    const ReportSlot &slot,
-    ArrayRef<std::vector<llvm::json::Value>> resultEntries) {
-  llvm::json::Value entry = resultEntries[slot.request][slot.part];
+ModuleReport
+NativeCodegenRun::getReport(const ReportSlot &slot,
+                            ArrayRef<std::vector<ModuleReport>> resultReports) {
+  ModuleReport report = resultReports[slot.request][slot.part];
   if (slot.duplicate.empty())
-    return entry;
-  llvm::json::Object *object = entry.getAsObject();
-  std::optional<StringRef> kept = object->getString("module");
-  object->insert({"deduplicated_from", kept ? kept->str() : ""});
-  (*object)["module"] = slot.duplicate;
-  return entry;
+    return report;
+  report.deduplicatedFrom = report.module;
+  report.module = slot.duplicate;
+  return report;
 }
 
-std::vector<std::vector<llvm::json::Value>> NativeCodegenRun::applyResults(
+std::vector<std::vector<ModuleReport>> NativeCodegenRun::applyResults(
     MutableArrayRef<ObjectSlot> slots, ArrayRef<ModuleCompileRequest> requests,
     std::vector<llvm::Expected<ModuleCompileResult>> &results) {
-  std::vector<std::vector<llvm::json::Value>> entries;
+  std::vector<std::vector<ModuleReport>> reports;
   // New object lists per binary, built in input order.
   llvm::MapVector<Operation *, SmallVector<Attribute>> newObjects;
   for (auto [slot, request, result] :
@@ -73,7 +60,7 @@ std::vector<std::vector<llvm::json::Value>> NativeCodegenRun::applyResults(
     auto &objects = newObjects[slot.binary];
     if (objects.empty())
       llvm::append_range(objects, slot.binary.getObjects());
-    entries.emplace_back();
+    reports.emplace_back();
     if (!result) {
       ModuleError error = takeModuleError(result.takeError());
       // Located at the binary, without printing it: its payload is huge.
@@ -83,26 +70,27 @@ std::vector<std::vector<llvm::json::Value>> NativeCodegenRun::applyResults(
       // A linked module that fails before building fails every part.
       for (size_t i = 0, e = std::max<size_t>(request.parts.size(), 1); i < e;
            ++i) {
-        llvm::json::Object entry = getReportErrorEntry(
-            request.parts.empty() ? request.name : request.parts[i].name,
-            request.arch, error);
+        ModuleReport &report = reports.back().emplace_back();
+        report.module =
+            request.parts.empty() ? request.name : request.parts[i].name;
+        report.arch = request.arch;
+        report.error = error;
         if (!request.parts.empty())
-          entry["linked_into"] = request.name;
-        entries.back().push_back(llvm::json::Value(std::move(entry)));
+          report.linkedInto = request.name;
       }
       ++numFailed;
       ++moduleFailures;
       continue;
     }
     if (!request.parts.empty()) {
-      entries.back() = applyLinkedResult(slot, request, *result, objects);
+      reports.back() = applyLinkedResult(slot, request, *result, objects);
       continue;
     }
     ++numObjects;
     numBuilds += result->decision.attempts.size();
     annotate(slot, *result);
-    entries.back().push_back(llvm::json::Value(getReportEntry(*result)));
     objects[slot.index] = getNativeObject(slot.target, *result);
+    reports.back().push_back(getCompiledReport(std::move(*result)));
   }
   for (auto &[binary, objects] : newObjects)
     if (!emptiedBinaries.contains(binary))
@@ -112,7 +100,7 @@ std::vector<std::vector<llvm::json::Value>> NativeCodegenRun::applyResults(
   for (Operation *binary : emptiedBinaries)
     binary->erase();
   emptiedBinaries.clear();
-  return entries;
+  return reports;
 }
 
 gpu::ObjectAttr
@@ -133,12 +121,12 @@ NativeCodegenRun::getNativeObject(TargetAttr target,
       properties, /*kernels=*/nullptr);
 }
 
-std::vector<llvm::json::Value> NativeCodegenRun::applyLinkedResult(
+std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
     ObjectSlot slot, const ModuleCompileRequest &request,
     ModuleCompileResult &result, SmallVectorImpl<Attribute> &objects) {
   MLIRContext *context = &getContext();
   Builder builder(context);
-  std::vector<llvm::json::Value> entries;
+  std::vector<ModuleReport> reports;
   SmallVector<Attribute> partSummaries;
   bool linkedUsed = false;
   std::string failure;
@@ -152,10 +140,11 @@ std::vector<llvm::json::Value> NativeCodegenRun::applyLinkedResult(
           << "xpu-native-codegen: module '" << part.name << "' (linked into '"
           << request.name << "') for arch '" << request.arch
           << "' failed: " << getExcerpt(partResult.error);
-      llvm::json::Object entry =
-          getReportErrorEntry(part.name, request.arch, partResult.error);
-      entry["linked_into"] = request.name;
-      entries.push_back(llvm::json::Value(std::move(entry)));
+      ModuleReport &report = reports.emplace_back();
+      report.module = part.name;
+      report.arch = request.arch;
+      report.error = ModuleError{partResult.error, std::nullopt};
+      report.linkedInto = request.name;
       failure = partResult.error;
       ++numFailed;
       ++moduleFailures;
@@ -173,29 +162,32 @@ std::vector<llvm::json::Value> NativeCodegenRun::applyLinkedResult(
     } else {
       linkedUsed = true;
     }
-    llvm::json::Object entry = getReportEntry(partCompiled);
-    renameKernels(entry, part);
-    entry["linked_into"] = request.name;
-    if (partResult.split)
-      entry["split_into"] = home;
-    entries.push_back(llvm::json::Value(std::move(entry)));
     const BuildAttempt &chosen = partCompiled.decision.getChosen();
     partSummaries.push_back(builder.getDictionaryAttr({
-        builder.getNamedAttr("module", builder.getStringAttr(part.name)),
-        builder.getNamedAttr("binary", builder.getStringAttr(home)),
+        builder.getNamedAttr(fields::kModule, builder.getStringAttr(part.name)),
+        builder.getNamedAttr(fields::kBinary, builder.getStringAttr(home)),
         builder.getNamedAttr(
-            "grf_mode", builder.getStringAttr(getEffectiveGRFMode(chosen))),
-        builder.getNamedAttr("spill_size",
+            fields::kGRFMode,
+            builder.getStringAttr(getEffectiveGRFMode(chosen))),
+        builder.getNamedAttr(fields::kSpillSize,
                              builder.getI64IntegerAttr(chosen.spillSize)),
         builder.getNamedAttr(
-            "decision_source",
+            fields::kDecisionSource,
             builder.getStringAttr(partCompiled.decision.source)),
     }));
+    ModuleReport report = getCompiledReport(std::move(partCompiled));
+    report.linkedInto = request.name;
+    if (partResult.split)
+      report.splitInto = home;
+    for (auto [linked, original] :
+         llvm::zip_equal(part.kernels, part.originalKernels))
+      report.renamedKernels.emplace_back(linked, original);
+    reports.push_back(std::move(report));
   }
   if (!result.decision.attempts.empty()) {
     objects[slot.index] = getNativeObject(
         slot.target, result,
-        {builder.getNamedAttr("linked_parts",
+        {builder.getNamedAttr(fields::kLinkedParts,
                               builder.getArrayAttr(partSummaries))});
   } else if (!failure.empty()) {
     markModuleFailed(slot.binary, failure);
@@ -203,7 +195,7 @@ std::vector<llvm::json::Value> NativeCodegenRun::applyLinkedResult(
     // The linked build failed and every part compiled alone.
     emptiedBinaries.insert(slot.binary);
   }
-  return entries;
+  return reports;
 }
 
 gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder,
@@ -214,9 +206,9 @@ gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder,
   StringAttr linkedName = slot.binary.getNameAttr();
   auto split = gpu::BinaryOp::create(
       builder, slot.binary.getLoc(), part.name, /*handler=*/nullptr,
-      attrs.getArrayAttr(
-          {getNativeObject(slot.target, result,
-                           {attrs.getNamedAttr("split_from", linkedName)})}));
+      attrs.getArrayAttr({getNativeObject(
+          slot.target, result,
+          {attrs.getNamedAttr(fields::kSplitFrom, linkedName)})}));
   symbols.insert(split);
   builder.setInsertionPointAfter(split);
   // For the cache before lowering, which records and replays splits; the

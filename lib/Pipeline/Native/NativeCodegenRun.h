@@ -19,6 +19,7 @@
 
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 
 #include "mlir/IR/Builders.h"
@@ -43,14 +44,15 @@ struct ObjectSlot {
   TargetAttr target;
 };
 
-/// One report entry in IR order: a ready one (a module that failed before
-/// compiling), or the result of request `request`.
+/// One module's report in IR order: a ready one (a module that failed
+/// before compiling, or one the module cache replayed), or the result of
+/// request `request`.
 struct ReportSlot {
-  std::optional<llvm::json::Value> entry;
+  std::optional<ModuleReport> ready;
   size_t request = 0;
   /// For a linked request: which of its parts (original modules).
   size_t part = 0;
-  /// A module xpu-dedupe-modules folded into the request's: its entry is
+  /// A module xpu-dedupe-modules folded into the request's: its report is
   /// the request's, under its own name.
   std::string duplicate;
   /// The gpu.binary (or failed gpu.module) the entry is about.
@@ -93,9 +95,10 @@ public:
                    NativeCodegenCounters counters);
 
   /// The whole run; failure when the driver cannot start, the report cannot
-  /// be written or a module failed (each already diagnosed).
+  /// be written or a module failed (each already diagnosed). Each module's
+  /// report goes to `results` when given.
   LogicalResult run(const NativeCodegenOptions &driverOptions,
-                    StringRef reportPath);
+                    StringRef reportPath, CompileResults *results);
 
 private:
   ModuleOp getOperation() { return module; }
@@ -149,16 +152,16 @@ private:
                 const Twine &message);
 
   // Results and report (NativeCodegenResults.cpp).
-  /// The report entry of a request slot (a copy under the folded module's
-  /// name for a duplicate).
-  static llvm::json::Value
-  getEntry(const ReportSlot &slot,
-           ArrayRef<std::vector<llvm::json::Value>> resultEntries);
+  /// The report of a request slot (a copy under the folded module's name
+  /// for a duplicate).
+  static ModuleReport
+  getReport(const ReportSlot &slot,
+            ArrayRef<std::vector<ModuleReport>> resultReports);
 
   /// Writes every result back as a native object (or a located error) and
-  /// returns the report entries of each request (one per part of a linked
+  /// returns the reports of each request (one per part of a linked
   /// request).
-  std::vector<std::vector<llvm::json::Value>>
+  std::vector<std::vector<ModuleReport>>
   applyResults(MutableArrayRef<ObjectSlot> slots,
                ArrayRef<ModuleCompileRequest> requests,
                std::vector<llvm::Expected<ModuleCompileResult>> &results);
@@ -169,8 +172,8 @@ private:
 
   /// Writes back a linked module: its one build in `objects`, a binary of
   /// its own for every part split out of it (named after the part's module,
-  /// its launches rewritten); returns one report entry per part.
-  std::vector<llvm::json::Value>
+  /// its launches rewritten); returns one report per part.
+  std::vector<ModuleReport>
   applyLinkedResult(ObjectSlot slot, const ModuleCompileRequest &request,
                     ModuleCompileResult &result,
                     SmallVectorImpl<Attribute> &objects);
@@ -191,7 +194,8 @@ private:
                             std::vector<ReportSlot> &reportSlots);
 
   /// Stores what each module that missed the module cache (xpu-module-cache)
-  /// produced, and removes the helper attributes of the flow.
+  /// produced (its report `entries`), and removes the helper attributes of
+  /// the flow.
   void storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
                           ArrayRef<llvm::json::Value> entries);
 

@@ -7,6 +7,7 @@
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Codegen/OutputFile.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
@@ -26,19 +27,19 @@ static llvm::json::Array getAttemptsEntry(const GRFDecision &decision) {
   llvm::json::Array attempts;
   for (const BuildAttempt &attempt : decision.attempts) {
     llvm::json::Object entry{
-        {"grf_mode", stringifyBuildGRF(attempt.mode)},
-        {"build_flags", attempt.buildFlags},
-        {"spill_size", attempt.spillSize},
-        {"compile_ms", roundMs(attempt.compileMs)},
-        {"cache", attempt.cache},
+        {fields::kGRFMode, stringifyBuildGRF(attempt.mode)},
+        {fields::kBuildFlags, attempt.buildFlags},
+        {fields::kSpillSize, attempt.spillSize},
+        {fields::kCompileMs, roundMs(attempt.compileMs)},
+        {fields::kCache, attempt.cache},
     };
     // Only deduplicated builds carry the marker, so reports of batches
     // without duplicates keep their shape.
     if (attempt.reused)
-      entry["reused"] = true;
+      entry[fields::kReused] = true;
     // A build that compiled but cannot launch (and so was not kept).
     if (!attempt.unusable.empty())
-      entry["unusable"] = attempt.unusable;
+      entry[fields::kUnusable] = attempt.unusable;
     attempts.push_back(std::move(entry));
   }
   return attempts;
@@ -56,20 +57,20 @@ static llvm::json::Array getKernelsEntry(const ModuleCompileResult &result,
   llvm::json::Array kernels;
   for (const KernelMeasurement &kernel : chosen.kernels) {
     llvm::json::Object entry{
-        {"name", kernel.name},
-        {"grf_count", kernel.grfCount},
-        {"simd", kernel.simd},
-        {"subgroup_size", requiredSizes.lookup(kernel.name)},
-        {"spill_size", kernel.spillSize},
-        {"private_size", kernel.privateSize},
-        {"scratch_size", kernel.scratchSize},
-        {"n_spills", kernel.nSpills},
+        {fields::kName, kernel.name},
+        {fields::kGRFCount, kernel.grfCount},
+        {fields::kSimd, kernel.simd},
+        {fields::kSubgroupSize, requiredSizes.lookup(kernel.name)},
+        {fields::kSpillSize, kernel.spillSize},
+        {fields::kPrivateSize, kernel.privateSize},
+        {fields::kScratchSize, kernel.scratchSize},
+        {fields::kNSpills, kernel.nSpills},
     };
     // Threads per vector engine at the kernel's register count: with simd,
     // its lanes in flight per engine (auto's objective).
     if (unsigned threads =
             device ? device->getThreadsPerEU(kernel.grfCount) : 0)
-      entry["threads_per_eu"] = threads;
+      entry[fields::kThreadsPerEU] = threads;
     kernels.push_back(std::move(entry));
   }
   return kernels;
@@ -80,21 +81,21 @@ static void addDecisionSource(llvm::json::Object &entry,
                               const ModuleCompileResult &result) {
   // How the GRF mode was decided: "measured", "predicted", "speculated",
   // "forced" or "igc"; for predicted modules also the plan and the estimate.
-  entry["decision_source"] = result.decision.source;
+  entry[fields::kDecisionSource] = result.decision.source;
   // Why large GRF was ruled out: the kernels' work-groups cannot run in it.
   if (!result.decision.workgroupLimit.empty())
-    entry["workgroup_limit"] = result.decision.workgroupLimit;
+    entry[fields::kWorkgroupLimit] = result.decision.workgroupLimit;
   // Kernels that are built although no GRF mode can launch them.
   if (!result.decision.launchWarnings.empty())
-    entry["launch_warnings"] =
+    entry[fields::kLaunchWarnings] =
         llvm::json::Array(result.decision.launchWarnings);
   if (result.pressure) {
-    entry["plan"] = stringifyBuildPlan(result.plan).str();
-    entry["pressure"] = llvm::json::Object{
-        {"live_bytes", result.pressure->liveBytes},
-        {"simd", result.pressure->simd},
-        {"small_budget", result.pressure->smallBudget},
-        {"prediction", result.pressure->prediction},
+    entry[fields::kPlan] = stringifyBuildPlan(result.plan).str();
+    entry[fields::kPressure] = llvm::json::Object{
+        {fields::kLiveBytes, result.pressure->liveBytes},
+        {fields::kSimd, result.pressure->simd},
+        {fields::kSmallBudget, result.pressure->smallBudget},
+        {fields::kPrediction, result.pressure->prediction},
     };
   }
 }
@@ -103,29 +104,29 @@ llvm::json::Object
 mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
   const BuildAttempt &chosen = result.decision.getChosen();
   llvm::json::Object entry{
-      {"module", result.name},
-      {"arch", result.arch},
-      {"backend", result.backend},
-      {"backend_reason", result.backendReason},
-      {"compiler", result.compilerIdentity},
-      {"grf_mode", getEffectiveGRFMode(chosen)},
-      {"n_regs", result.nRegs},
-      {"spill_size", chosen.spillSize},
-      {"build_flags", chosen.buildFlags},
-      {"cache", result.cache},
-      {"decision", result.decision.reason},
-      {"attempts", getAttemptsEntry(result.decision)},
-      {"kernels", getKernelsEntry(result, chosen)},
+      {fields::kModule, result.name},
+      {fields::kArch, result.arch},
+      {fields::kBackend, result.backend},
+      {fields::kBackendReason, result.backendReason},
+      {fields::kCompiler, result.compilerIdentity},
+      {fields::kGRFMode, getEffectiveGRFMode(chosen)},
+      {fields::kNRegs, result.nRegs},
+      {fields::kSpillSize, chosen.spillSize},
+      {fields::kBuildFlags, chosen.buildFlags},
+      {fields::kCache, result.cache},
+      {fields::kDecision, result.decision.reason},
+      {fields::kAttempts, getAttemptsEntry(result.decision)},
+      {fields::kKernels, getKernelsEntry(result, chosen)},
   };
   // Which cache level the result came from: "build" here (every build was
   // in the cache); "module" when xpu-module-cache replays the whole module.
   if (result.cache == "hit")
-    entry["cache_level"] = "build";
+    entry[fields::kCacheLevel] = "build";
   // The sub-group size the module's kernels require, when they agree.
   if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
-    entry["subgroup_size"] = *size;
+    entry[fields::kSubgroupSize] = *size;
   if (!result.validation.empty())
-    entry["validation"] = result.validation;
+    entry[fields::kValidation] = result.validation;
   addDecisionSource(entry, result);
   return entry;
 }
@@ -134,8 +135,9 @@ llvm::json::Object mlir::xpu::getReportErrorEntry(llvm::StringRef module,
                                                   llvm::StringRef arch,
                                                   llvm::StringRef error) {
   // json::Value only references a StringRef: copy, the caller's strings die.
-  return llvm::json::Object{
-      {"module", module.str()}, {"arch", arch.str()}, {"error", error.str()}};
+  return llvm::json::Object{{fields::kModule, module.str()},
+                            {fields::kArch, arch.str()},
+                            {fields::kError, error.str()}};
 }
 
 ModuleError mlir::xpu::takeModuleError(llvm::Error error) {
@@ -161,19 +163,83 @@ llvm::json::Object mlir::xpu::getReportErrorEntry(llvm::StringRef module,
                                                   const ModuleError &error) {
   llvm::json::Object entry = getReportErrorEntry(module, arch, error.message);
   if (error.resources)
-    entry["out_of_resources"] = llvm::json::Object{
-        {"resource", error.resources->resource},
-        {"required", error.resources->required},
-        {"limit", error.resources->limit},
+    entry[fields::kOutOfResources] = llvm::json::Object{
+        {fields::kResource, error.resources->resource},
+        {fields::kRequired, error.resources->required},
+        {fields::kLimit, error.resources->limit},
     };
   return entry;
+}
+
+bool ModuleReport::failed() const {
+  if (error)
+    return true;
+  const llvm::json::Object *entry = cached ? cached->getAsObject() : nullptr;
+  return entry && entry->get(fields::kError);
+}
+
+/// The report names a linked part's kernels as the original module did;
+/// `linked_name` says what the linked module renamed them to.
+static void renameKernels(llvm::json::Object &entry,
+                          const ModuleReport &report) {
+  llvm::json::Array *kernels = entry.getArray(fields::kKernels);
+  if (!kernels || report.renamedKernels.empty())
+    return;
+  for (llvm::json::Value &value : *kernels) {
+    llvm::json::Object *kernel = value.getAsObject();
+    std::optional<llvm::StringRef> name = kernel->getString(fields::kName);
+    if (!name)
+      continue;
+    for (const auto &[linked, original] : report.renamedKernels) {
+      if (*name != linked || linked == original)
+        continue;
+      (*kernel)[fields::kLinkedName] = linked;
+      (*kernel)[fields::kName] = original;
+      break;
+    }
+  }
+}
+
+llvm::json::Value mlir::xpu::getReportEntry(const ModuleReport &report) {
+  if (report.cached)
+    return *report.cached;
+  llvm::json::Object entry =
+      report.result ? getReportEntry(*report.result)
+                    : getReportErrorEntry(report.module, report.arch,
+                                          report.error.value_or(ModuleError()));
+  entry[fields::kModule] = report.module;
+  renameKernels(entry, report);
+  if (!report.linkedInto.empty())
+    entry[fields::kLinkedInto] = report.linkedInto;
+  if (!report.splitInto.empty())
+    entry[fields::kSplitInto] = report.splitInto;
+  if (!report.deduplicatedFrom.empty())
+    entry[fields::kDeduplicatedFrom] = report.deduplicatedFrom;
+  return entry;
+}
+
+ModuleReport mlir::xpu::readCachedReport(llvm::json::Value entry) {
+  ModuleReport report;
+  if (const llvm::json::Object *object = entry.getAsObject()) {
+    auto read = [&](llvm::StringRef key, std::string &field) {
+      if (std::optional<llvm::StringRef> value = object->getString(key))
+        field = value->str();
+    };
+    read(fields::kModule, report.module);
+    read(fields::kArch, report.arch);
+    read(fields::kDeduplicatedFrom, report.deduplicatedFrom);
+    read(fields::kLinkedInto, report.linkedInto);
+    read(fields::kSplitInto, report.splitInto);
+  }
+  report.cached = std::move(entry);
+  return report;
 }
 
 llvm::Error mlir::xpu::writeReport(llvm::StringRef path,
                                    std::vector<llvm::json::Value> modules) {
   llvm::json::Value report = llvm::json::Object{
-      {"version", 1},
-      {"modules", llvm::json::Array(std::move(modules))},
+      {fields::kVersion, 1},
+      {fields::kModules, llvm::json::Array(std::move(modules))},
   };
   // Atomic and through symlinks; never replaces a device (OutputFile.h).
   std::string text;

@@ -6,6 +6,7 @@
 
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Target/Codegen/ResultFields.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
@@ -103,15 +104,15 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
     kernels.push_back(builder.getNamedAttr(
         kernel.name,
         builder.getDictionaryAttr({
-            builder.getNamedAttr("grf_count",
+            builder.getNamedAttr(fields::kGRFCount,
                                  builder.getI64IntegerAttr(kernel.grfCount)),
-            builder.getNamedAttr("simd",
+            builder.getNamedAttr(fields::kSimd,
                                  builder.getI64IntegerAttr(kernel.simd)),
-            builder.getNamedAttr("spill_size",
+            builder.getNamedAttr(fields::kSpillSize,
                                  builder.getI64IntegerAttr(kernel.spillSize)),
-            builder.getNamedAttr("private_size",
+            builder.getNamedAttr(fields::kPrivateSize,
                                  builder.getI64IntegerAttr(kernel.privateSize)),
-            builder.getNamedAttr("n_spills",
+            builder.getNamedAttr(fields::kNSpills,
                                  builder.getI64IntegerAttr(kernel.nSpills)),
         })));
 
@@ -119,48 +120,53 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
   for (const BuildAttempt &attempt : result.decision.attempts) {
     SmallVector<NamedAttribute> fields({
         builder.getNamedAttr(
-            "grf_mode", builder.getStringAttr(stringifyBuildGRF(attempt.mode))),
-        builder.getNamedAttr("build_flags",
+            fields::kGRFMode,
+            builder.getStringAttr(stringifyBuildGRF(attempt.mode))),
+        builder.getNamedAttr(fields::kBuildFlags,
                              builder.getStringAttr(attempt.buildFlags)),
-        builder.getNamedAttr("spill_size",
+        builder.getNamedAttr(fields::kSpillSize,
                              builder.getI64IntegerAttr(attempt.spillSize)),
     });
     // A build that compiled but cannot launch (and so was not kept).
     if (!attempt.unusable.empty())
       fields.push_back(builder.getNamedAttr(
-          "unusable", builder.getStringAttr(attempt.unusable)));
+          fields::kUnusable, builder.getStringAttr(attempt.unusable)));
     attempts.push_back(builder.getDictionaryAttr(fields));
   }
 
   GRFMode mode =
       symbolizeGRFMode(getEffectiveGRFMode(chosen)).value_or(GRFMode::Default);
   SmallVector<NamedAttribute> properties({
-      builder.getNamedAttr("grf_mode", GRFModeAttr::get(context, mode)),
-      builder.getNamedAttr("n_regs", builder.getI32IntegerAttr(result.nRegs)),
-      builder.getNamedAttr("spill_size",
+      builder.getNamedAttr(fields::kGRFMode, GRFModeAttr::get(context, mode)),
+      builder.getNamedAttr(fields::kNRegs,
+                           builder.getI32IntegerAttr(result.nRegs)),
+      builder.getNamedAttr(fields::kSpillSize,
                            builder.getI64IntegerAttr(chosen.spillSize)),
-      builder.getNamedAttr("build_flags",
+      builder.getNamedAttr(fields::kBuildFlags,
                            builder.getStringAttr(chosen.buildFlags)),
-      builder.getNamedAttr("backend", builder.getStringAttr(result.backend)),
-      builder.getNamedAttr("arch", builder.getStringAttr(result.arch)),
-      builder.getNamedAttr("decision",
+      builder.getNamedAttr(fields::kBackend,
+                           builder.getStringAttr(result.backend)),
+      builder.getNamedAttr(fields::kArch, builder.getStringAttr(result.arch)),
+      builder.getNamedAttr(fields::kDecision,
                            builder.getStringAttr(result.decision.reason)),
-      builder.getNamedAttr("decision_source",
+      builder.getNamedAttr(fields::kDecisionSource,
                            builder.getStringAttr(result.decision.source)),
-      builder.getNamedAttr("attempts", builder.getArrayAttr(attempts)),
-      builder.getNamedAttr("kernels", builder.getDictionaryAttr(kernels)),
+      builder.getNamedAttr(fields::kAttempts, builder.getArrayAttr(attempts)),
+      builder.getNamedAttr(fields::kKernels,
+                           builder.getDictionaryAttr(kernels)),
   });
   // The sub-group size the kernels' SPIR-V requires, when they agree
   // (0: none); each kernel's `simd` is what IGC compiled.
   if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
     properties.push_back(builder.getNamedAttr(
-        "subgroup_size", builder.getI32IntegerAttr(*size)));
+        fields::kSubgroupSize, builder.getI32IntegerAttr(*size)));
   if (result.pressure) {
     properties.push_back(builder.getNamedAttr(
-        "estimated_live_bytes",
+        fields::kEstimatedLiveBytes,
         builder.getI64IntegerAttr(result.pressure->liveBytes)));
     properties.push_back(builder.getNamedAttr(
-        "prediction", builder.getStringAttr(result.pressure->prediction)));
+        fields::kPrediction,
+        builder.getStringAttr(result.pressure->prediction)));
   }
   return builder.getDictionaryAttr(properties);
 }

@@ -23,38 +23,11 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/XeVM/XeVMToLLVMIRTranslation.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/Support/Mutex.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
 
 namespace {
-/// serializeToObject returns only bytes, but the object built by
-/// createObject must carry the measurements; they wait here in between.
-class PendingProperties {
-public:
-  void put(Operation *module, DictionaryAttr properties) {
-    std::lock_guard<std::mutex> lock(mutex);
-    pending[module] = properties;
-  }
-  DictionaryAttr take(Operation *module) {
-    std::lock_guard<std::mutex> lock(mutex);
-    DictionaryAttr properties = pending.lookup(module);
-    pending.erase(module);
-    return properties;
-  }
-
-private:
-  std::mutex mutex;
-  llvm::DenseMap<Operation *, DictionaryAttr> pending;
-};
-
-PendingProperties &getPendingProperties() {
-  static PendingProperties pending;
-  return pending;
-}
-
 class XPUTargetAttrModel
     : public gpu::TargetAttrInterface::FallbackModel<XPUTargetAttrModel> {
 public:
@@ -82,33 +55,10 @@ public:
         failed(checkSPIRV(gpuModule, *spirv, SPIRVValidation::Warn,
                           "gpu-module-to-binary")))
       return std::nullopt;
-    if (format == gpu::CompilationTarget::Assembly)
-      return std::move(*spirv);
-
-    NativeCodegenOptions driverOptions;
-    llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
-        NativeCodegenDriver::create(driverOptions);
-    if (!driver) {
-      gpuModule.emitError() << "xpu native codegen unavailable: "
-                            << llvm::toString(driver.takeError());
-      return std::nullopt;
-    }
-    ModuleCompileRequest request =
-        getCompileRequest(gpuModule, gpuModule.getName(), target, *spirv,
-                          options.getCmdOptions());
-    std::vector<llvm::Expected<ModuleCompileResult>> results =
-        (*driver)->compile(request);
-    llvm::Expected<ModuleCompileResult> &result = results.front();
-    if (!result) {
-      gpuModule.emitError()
-          << "native code generation for arch '" << target.getArch()
-          << "' failed: " << llvm::toString(result.takeError());
-      return std::nullopt;
-    }
-    getPendingProperties().put(
-        module, getNativeObjectProperties(module->getContext(), *result));
-    const std::vector<char> &binary = result->decision.getChosen().binary;
-    return SmallVector<char, 0>(binary.begin(), binary.end());
+    // Both formats serialize to SPIR-V; createObject compiles it to native
+    // code for format=bin, so the object and its properties come from one
+    // result, with nothing kept in between.
+    return std::move(*spirv);
   }
 
   Attribute createObject(Attribute attribute, Operation *module,
@@ -117,14 +67,54 @@ public:
     gpu::CompilationTarget format = options.getCompilationTarget();
     if (format == gpu::CompilationTarget::Fatbin)
       format = gpu::CompilationTarget::Binary;
-    DictionaryAttr properties;
-    if (format == gpu::CompilationTarget::Binary)
-      properties = getPendingProperties().take(module);
     MLIRContext *context = attribute.getContext();
+    if (format != gpu::CompilationTarget::Binary)
+      return gpu::ObjectAttr::get(
+          context, attribute, format,
+          StringAttr::get(context, StringRef(object.data(), object.size())),
+          /*properties=*/nullptr, /*kernels=*/nullptr);
+    auto gpuModule = dyn_cast_or_null<gpu::GPUModuleOp>(module);
+    if (!gpuModule)
+      return {};
+    FailureOr<ModuleCompileResult> result =
+        compileNative(gpuModule, cast<TargetAttr>(attribute), object,
+                      options.getCmdOptions());
+    if (failed(result))
+      return {};
+    const std::vector<char> &binary = result->decision.getChosen().binary;
     return gpu::ObjectAttr::get(
         context, attribute, format,
-        StringAttr::get(context, StringRef(object.data(), object.size())),
-        properties, /*kernels=*/nullptr);
+        StringAttr::get(context, StringRef(binary.data(), binary.size())),
+        getNativeObjectProperties(context, *result), /*kernels=*/nullptr);
+  }
+
+private:
+  /// The native build of `spirv`, with its GRF decision; failure when it
+  /// cannot be compiled (diagnosed at `module`).
+  static FailureOr<ModuleCompileResult> compileNative(gpu::GPUModuleOp module,
+                                                      TargetAttr target,
+                                                      ArrayRef<char> spirv,
+                                                      StringRef cmdOptions) {
+    NativeCodegenOptions driverOptions;
+    llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
+        NativeCodegenDriver::create(driverOptions);
+    if (!driver) {
+      module.emitError() << "xpu native codegen unavailable: "
+                         << llvm::toString(driver.takeError());
+      return failure();
+    }
+    ModuleCompileRequest request =
+        getCompileRequest(module, module.getName(), target, spirv, cmdOptions);
+    std::vector<llvm::Expected<ModuleCompileResult>> results =
+        (*driver)->compile(request);
+    llvm::Expected<ModuleCompileResult> &result = results.front();
+    if (!result) {
+      module.emitError() << "native code generation for arch '"
+                         << target.getArch()
+                         << "' failed: " << llvm::toString(result.takeError());
+      return failure();
+    }
+    return std::move(*result);
   }
 };
 } // namespace
