@@ -7,6 +7,7 @@
 # and the pipeline (XPUCodegen/InitAllXPU.h).
 set(XPU_UMBRELLA_LIBRARIES
   MLIRXPUDialect
+  MLIRXPUEnums
   MLIRXPUAnalysis
   MLIRXPUTransforms
   MLIRXPUTarget

@@ -45,21 +45,6 @@ std::optional<AutoStrategy> python::parseAutoStrategy(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-std::optional<GRFPolicy> python::parsePolicy(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<GRFPolicy>>(name)
-      .Case("small", GRFPolicy::Small)
-      .Case("large", GRFPolicy::Large)
-      .Case("xlarge", GRFPolicy::XLarge)
-      .Case("default", GRFPolicy::Default)
-      .Case("auto", GRFPolicy::Auto)
-      .Case("32", GRFPolicy::Regs32)
-      .Case("64", GRFPolicy::Regs64)
-      .Case("96", GRFPolicy::Regs96)
-      .Case("160", GRFPolicy::Regs160)
-      .Case("192", GRFPolicy::Regs192)
-      .Default(std::nullopt);
-}
-
 /// Checks what needs no compiler; an error is reported against `location`.
 bool python::checkOptions(const CompileOptions &options,
                           llvm::StringRef location, CompileOutcome &outcome) {
@@ -69,7 +54,7 @@ bool python::checkOptions(const CompileOptions &options,
   };
   if (!lookupDevice(options.arch))
     return fail(describeUnknownDevice(options.arch));
-  if (!parsePolicy(options.grfMode))
+  if (!symbolizeGRFMode(options.grfMode))
     return fail("unknown GRF mode '" + options.grfMode +
                 "'; valid: small, large, xlarge, auto, default, or a register "
                 "count (32, 64, 96, 128, 160, 192, 256, 512)");

@@ -81,7 +81,6 @@ struct CompileOutcome {
 
 std::optional<BackendKind> parseBackend(llvm::StringRef name);
 std::optional<AutoStrategy> parseAutoStrategy(llvm::StringRef name);
-std::optional<GRFPolicy> parsePolicy(llvm::StringRef name);
 
 /// Checks what needs no compiler; an error is reported against `location`.
 bool checkOptions(const CompileOptions &options, llvm::StringRef location,

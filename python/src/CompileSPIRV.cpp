@@ -69,7 +69,7 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
     ModuleCompileRequest request;
     request.name = name;
     request.arch = options.arch;
-    request.policy = *parsePolicy(options.grfMode);
+    request.policy = *symbolizeGRFMode(options.grfMode);
     request.extraFlags = options.flags;
     request.spirv.assign(bytes.begin(), bytes.end());
     requests.push_back(std::move(request));
@@ -93,9 +93,8 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
     }
     // As the pass does: a forced mode that spills is worth a warning.
     const BuildAttempt &chosen = result->decision.getChosen();
-    if (request.policy == GRFPolicy::Small ||
-        request.policy == GRFPolicy::Large ||
-        request.policy == GRFPolicy::XLarge) {
+    if (request.policy == GRFMode::Small || request.policy == GRFMode::Large ||
+        request.policy == GRFMode::XLarge) {
       llvm::raw_string_ostream os(outcome.diagnostics);
       for (const KernelMeasurement &kernel : chosen.kernels)
         if (kernel.spillSize > 0)

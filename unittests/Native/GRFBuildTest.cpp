@@ -172,24 +172,25 @@ struct FakeCompiler {
   }
 };
 
-Expected<GRFDecision> decide(GRFPolicy policy, AutoStrategy strategy,
+Expected<GRFDecision> decide(GRFMode policy, AutoStrategy strategy,
                              int64_t threshold, FakeCompiler &compiler) {
-  return decideGRF(policy, strategy, threshold,
+  return decideGRF(policy, strategy, threshold, AutoPlan::Measure,
+                   /*ladder=*/{}, LaunchLimits(),
                    [&](BuildGRF mode) { return compiler(mode); });
 }
 
 TEST(GRFBuildTest, ForcedAndDefaultPoliciesBuildOnce) {
   struct Case {
-    GRFPolicy policy;
+    GRFMode policy;
     BuildGRF mode;
     const char *reason;
   };
   const Case cases[] = {
-      {GRFPolicy::Small, BuildGRF::Small,
+      {GRFMode::Small, BuildGRF::Small,
        "forced small mode built with 128 GRF and spilled 500 bytes"},
-      {GRFPolicy::Large, BuildGRF::Large,
+      {GRFMode::Large, BuildGRF::Large,
        "forced large mode built with 256 GRF and spilled 100 bytes"},
-      {GRFPolicy::Default, BuildGRF::Default,
+      {GRFMode::Default, BuildGRF::Default,
        "default mode (no GRF flag) built with 128 GRF and spilled 7 bytes"},
   };
   for (const Case &c : cases) {
@@ -209,7 +210,7 @@ TEST(GRFBuildTest, ForcedAndDefaultPoliciesBuildOnce) {
 TEST(GRFBuildTest, AutoKeepsSmallWhenItDoesNotSpill) {
   FakeCompiler compiler{0, 0};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+      decide(GRFMode::Auto, AutoStrategy::Measure, 0, compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, std::vector<BuildGRF>{BuildGRF::Small});
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
@@ -219,7 +220,7 @@ TEST(GRFBuildTest, AutoKeepsSmallWhenItDoesNotSpill) {
 TEST(GRFBuildTest, AutoGoesLargeWhenLargeSpillsLess) {
   FakeCompiler compiler{8704, 0};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+      decide(GRFMode::Auto, AutoStrategy::Measure, 0, compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built,
             (std::vector<BuildGRF>{BuildGRF::Small, BuildGRF::Large}));
@@ -235,7 +236,7 @@ TEST(GRFBuildTest, AutoGoesLargeWhenLargeSpillsLess) {
 TEST(GRFBuildTest, AutoKeepsLargeWhenBothSpill) {
   FakeCompiler compiler{37120, 11648};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+      decide(GRFMode::Auto, AutoStrategy::Measure, 0, compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
 }
@@ -243,7 +244,7 @@ TEST(GRFBuildTest, AutoKeepsLargeWhenBothSpill) {
 TEST(GRFBuildTest, AutoKeepsSmallWhenLargeSpillsMore) {
   FakeCompiler compiler{600, 900};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+      decide(GRFMode::Auto, AutoStrategy::Measure, 0, compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   ASSERT_EQ(d->attempts.size(), 2u);
   EXPECT_EQ(d->chosen, 0u);
@@ -256,7 +257,7 @@ TEST(GRFBuildTest, AutoKeepsSmallWhenLargeSpillsTheSame) {
   // Large must spill strictly less to pay for halving occupancy.
   FakeCompiler compiler{600, 600};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+      decide(GRFMode::Auto, AutoStrategy::Measure, 0, compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->attempts.size(), 2u);
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
@@ -265,14 +266,14 @@ TEST(GRFBuildTest, AutoKeepsSmallWhenLargeSpillsTheSame) {
 TEST(GRFBuildTest, AutoThresholdIsStrictlyGreater) {
   FakeCompiler atThreshold{1000, 0};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::Measure, 1000, atThreshold);
+      decide(GRFMode::Auto, AutoStrategy::Measure, 1000, atThreshold);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(atThreshold.built, std::vector<BuildGRF>{BuildGRF::Small});
   EXPECT_EQ(d->reason,
             "small spilled 1000 bytes <= threshold 1000: kept small");
 
   FakeCompiler above{1001, 0};
-  d = decide(GRFPolicy::Auto, AutoStrategy::Measure, 1000, above);
+  d = decide(GRFMode::Auto, AutoStrategy::Measure, 1000, above);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(above.built.size(), 2u);
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
@@ -281,7 +282,7 @@ TEST(GRFBuildTest, AutoThresholdIsStrictlyGreater) {
 TEST(GRFBuildTest, AutoWithIGCStrategyBuildsOnce) {
   FakeCompiler compiler{9999, 0, 42};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::IGC, 0, compiler);
+      decide(GRFMode::Auto, AutoStrategy::IGC, 0, compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, std::vector<BuildGRF>{BuildGRF::IGCAuto});
   EXPECT_EQ(d->getChosen().mode, BuildGRF::IGCAuto);
@@ -293,7 +294,7 @@ TEST(GRFBuildTest, BuildErrorsPropagate) {
     FakeCompiler compiler{500, 0};
     compiler.failOn = failing;
     Expected<GRFDecision> d =
-        decide(GRFPolicy::Auto, AutoStrategy::Measure, 0, compiler);
+        decide(GRFMode::Auto, AutoStrategy::Measure, 0, compiler);
     ASSERT_FALSE(bool(d));
     std::string message = toString(d.takeError());
     EXPECT_NE(message.find("IGC said no in " +
@@ -304,7 +305,7 @@ TEST(GRFBuildTest, BuildErrorsPropagate) {
   FakeCompiler compiler;
   compiler.failOn = BuildGRF::IGCAuto;
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, AutoStrategy::IGC, 0, compiler);
+      decide(GRFMode::Auto, AutoStrategy::IGC, 0, compiler);
   ASSERT_FALSE(bool(d));
   consumeError(d.takeError());
 }
@@ -314,7 +315,8 @@ TEST(GRFBuildTest, AutoOnRealBuilds) {
   // nospill stays small.
   auto decideFor = [](StringRef kernel) {
     return decideGRF(
-        GRFPolicy::Auto, AutoStrategy::Measure, 0, [&](BuildGRF mode) {
+        GRFMode::Auto, AutoStrategy::Measure, 0, AutoPlan::Measure,
+        /*ladder=*/{}, LaunchLimits(), [&](BuildGRF mode) {
           return measureBuild(
               mode, getBuildFlags(mode, WorkerBackend::Ocloc, ""),
               responseFor((kernel + ".pvc." + stringifyBuildGRF(mode)).str()),
@@ -378,8 +380,9 @@ TEST(GRFBuildTest, IGC2NarrowsTheSIMDWidthOnScratchOverflow) {
 TEST(GRFBuildTest, AutoClimbsPastANarrowedSIMDWidth) {
   // IGC 2.40 fits scratch_small_only's small build by dropping to SIMD16
   // (1.0.12504 overflowed the scratch there); large keeps SIMD32 and wins.
-  Expected<GRFDecision> d =
-      decideGRF(GRFPolicy::Auto, AutoStrategy::Measure, 0, [&](BuildGRF mode) {
+  Expected<GRFDecision> d = decideGRF(
+      GRFMode::Auto, AutoStrategy::Measure, 0, AutoPlan::Measure,
+      /*ladder=*/{}, LaunchLimits(), [&](BuildGRF mode) {
         return measureBuild(mode, getBuildFlags(mode, WorkerBackend::Ocloc, ""),
                             responseFor(("scratch_small_only.pvc.igc2." +
                                          stringifyBuildGRF(mode))

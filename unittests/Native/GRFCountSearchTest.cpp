@@ -60,8 +60,8 @@ Expected<GRFDecision> decide(FakeCompiler &compiler, StringRef arch,
   LaunchLimits limits;
   limits.device = lookupDevice(arch);
   limits.kernels.push_back({"k", workGroup, simd});
-  return decideGRF(GRFPolicy::Auto, AutoStrategy::Measure, threshold,
-                   BuildPlan::Measure, getBuildLadder(*limits.device), limits,
+  return decideGRF(GRFMode::Auto, AutoStrategy::Measure, threshold,
+                   AutoPlan::Measure, getBuildLadder(*limits.device), limits,
                    [&](BuildGRF mode) { return compiler(mode); });
 }
 

@@ -72,9 +72,9 @@ LaunchLimits criLimits(uint64_t workGroup = 0, uint32_t simd = 16) {
 
 Expected<GRFDecision> decide(FakeCompiler &compiler,
                              const LaunchLimits &limits = criLimits(),
-                             BuildPlan plan = BuildPlan::Measure,
+                             AutoPlan plan = AutoPlan::Measure,
                              int64_t threshold = 0,
-                             GRFPolicy policy = GRFPolicy::Auto) {
+                             GRFMode policy = GRFMode::Auto) {
   return decideGRF(policy, AutoStrategy::Measure, threshold, plan,
                    getBuildLadder(*limits.device), limits,
                    [&](BuildGRF mode) { return compiler(mode); });
@@ -239,7 +239,7 @@ TEST(GRFLadderTest, PlansClimbPastTheirPair) {
   speculative.builds[S].spill = 11520;
   speculative.builds[L].spill = 2624;
   Expected<GRFDecision> d =
-      decide(speculative, criLimits(), BuildPlan::Speculate);
+      decide(speculative, criLimits(), AutoPlan::Speculate);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, X);
   EXPECT_EQ(d->source, "speculated");
@@ -252,7 +252,7 @@ TEST(GRFLadderTest, PlansClimbPastTheirPair) {
   FakeCompiler predicted;
   predicted.builds[S].spill = 11520;
   predicted.builds[L].spill = 2624;
-  d = decide(predicted, criLimits(), BuildPlan::PredictLarge);
+  d = decide(predicted, criLimits(), AutoPlan::PredictLarge);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(predicted.built, (Modes{L, S, X}));
   EXPECT_EQ(d->getChosen().mode, X);
@@ -264,7 +264,7 @@ TEST(GRFLadderTest, PlansClimbPastTheirPair) {
   FakeCompiler trusted;
   trusted.builds[L].spill = 2624;
   trusted.builds[X].spill = 3000;
-  d = decide(trusted, criLimits(), BuildPlan::PredictLargeUnverified);
+  d = decide(trusted, criLimits(), AutoPlan::PredictLargeUnverified);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(trusted.built, (Modes{L, X}));
   EXPECT_EQ(d->getChosen().mode, L);
@@ -275,14 +275,14 @@ TEST(GRFLadderTest, ForcedXLargeBuildsOnceAndRespectsTheWorkGroup) {
   FakeCompiler compiler;
   compiler.builds[X].spill = 64;
   Expected<GRFDecision> d =
-      decide(compiler, criLimits(), BuildPlan::Measure, 0, GRFPolicy::XLarge);
+      decide(compiler, criLimits(), AutoPlan::Measure, 0, GRFMode::XLarge);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (Modes{X}));
   EXPECT_EQ(d->reason, "forced xlarge mode built with 512 GRF and spilled 64 "
                        "bytes");
   FakeCompiler unbuilt;
-  d = decide(unbuilt, criLimits(512, 16), BuildPlan::Measure, 0,
-             GRFPolicy::XLarge);
+  d = decide(unbuilt, criLimits(512, 16), AutoPlan::Measure, 0,
+             GRFMode::XLarge);
   ASSERT_FALSE(bool(d));
   EXPECT_NE(toString(d.takeError())
                 .find("forced xlarge GRF mode cannot "

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 //
 // The auto policy driven by a static register-pressure prediction
-// (BuildPlan): which builds run, which result is kept, and what the decision
+// (AutoPlan): which builds run, which result is kept, and what the decision
 // says about its source.
 //
 //===----------------------------------------------------------------------===//
@@ -60,11 +60,12 @@ struct FakeCompiler {
   }
 };
 
-Expected<GRFDecision> decide(FakeCompiler &compiler, BuildPlan plan,
+Expected<GRFDecision> decide(FakeCompiler &compiler, AutoPlan plan,
                              int64_t threshold = 0,
-                             GRFPolicy policy = GRFPolicy::Auto,
+                             GRFMode policy = GRFMode::Auto,
                              AutoStrategy strategy = AutoStrategy::Measure) {
-  return decideGRF(policy, strategy, threshold, plan,
+  return decideGRF(policy, strategy, threshold, plan, /*ladder=*/{},
+                   LaunchLimits(),
                    [&](BuildGRF mode) { return compiler(mode); });
 }
 } // namespace
@@ -72,7 +73,7 @@ Expected<GRFDecision> decide(FakeCompiler &compiler, BuildPlan plan,
 TEST(GRFPredictionTest, MeasurePlanIsTheMeasuredRule) {
   FakeCompiler compiler;
   compiler.smallSpill = 5248;
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::Measure);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::Measure);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built,
             (std::vector<BuildGRF>{BuildGRF::Small, BuildGRF::Large}));
@@ -84,7 +85,7 @@ TEST(GRFPredictionTest, MeasurePlanIsTheMeasuredRule) {
 
 TEST(GRFPredictionTest, PredictedSmallThatHoldsBuildsOnce) {
   FakeCompiler compiler;
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::PredictSmall);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::PredictSmall);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (std::vector<BuildGRF>{BuildGRF::Small}));
   EXPECT_EQ(d->source, "predicted");
@@ -97,7 +98,7 @@ TEST(GRFPredictionTest, PredictedSmallThatSpillsIsOverriddenByMeasurement) {
   FakeCompiler compiler;
   compiler.smallSpill = 11392;
   compiler.largeSpill = 3968;
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::PredictSmall);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::PredictSmall);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built,
             (std::vector<BuildGRF>{BuildGRF::Small, BuildGRF::Large}));
@@ -112,7 +113,7 @@ TEST(GRFPredictionTest, PredictedSmallStandsWhenLargeIsNoBetter) {
   FakeCompiler compiler;
   compiler.smallSpill = 640;
   compiler.largeSpill = 640;
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::PredictSmall);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::PredictSmall);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
   EXPECT_EQ(d->source, "predicted");
@@ -121,7 +122,7 @@ TEST(GRFPredictionTest, PredictedSmallStandsWhenLargeIsNoBetter) {
 TEST(GRFPredictionTest, PredictedLargeSkipsTheSmallBuild) {
   FakeCompiler compiler;
   compiler.smallSpill = 85120; // never built
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::PredictLarge);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::PredictLarge);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (std::vector<BuildGRF>{BuildGRF::Large}));
   ASSERT_EQ(d->attempts.size(), 1u);
@@ -135,7 +136,7 @@ TEST(GRFPredictionTest, PredictedLargeThatSpillsBuildsSmallAndKeepsTheLesser) {
   FakeCompiler compiler;
   compiler.smallSpill = 85120;
   compiler.largeSpill = 68736;
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::PredictLarge);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::PredictLarge);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   // Attempts are in build order: large, then small.
   EXPECT_EQ(compiler.built,
@@ -152,7 +153,7 @@ TEST(GRFPredictionTest, PredictedLargeThatSpillsBuildsSmallAndKeepsTheLesser) {
   FakeCompiler worse;
   worse.smallSpill = 1000;
   worse.largeSpill = 2000;
-  d = decide(worse, BuildPlan::PredictLarge);
+  d = decide(worse, AutoPlan::PredictLarge);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
   EXPECT_EQ(d->source, "measured");
@@ -166,7 +167,7 @@ TEST(GRFPredictionTest, SpeculationBuildsBothConcurrently) {
   FakeCompiler compiler;
   compiler.smallSpill = 5248;
   compiler.overlap = 2;
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::Speculate);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::Speculate);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built.size(), 2u);
   EXPECT_EQ(compiler.maxRunning.load(), 2);
@@ -182,7 +183,7 @@ TEST(GRFPredictionTest, SpeculationBuildsBothConcurrently) {
 TEST(GRFPredictionTest, SpeculationKeepsSmallUnderTheThresholdOrOnATie) {
   FakeCompiler under;
   under.smallSpill = 100;
-  Expected<GRFDecision> d = decide(under, BuildPlan::Speculate, 1000);
+  Expected<GRFDecision> d = decide(under, AutoPlan::Speculate, 1000);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
   EXPECT_EQ(d->reason, "speculated (uncertain estimate), built both: small "
@@ -190,7 +191,7 @@ TEST(GRFPredictionTest, SpeculationKeepsSmallUnderTheThresholdOrOnATie) {
                        "threshold 1000, kept small");
 
   FakeCompiler tie;
-  d = decide(tie, BuildPlan::Speculate);
+  d = decide(tie, AutoPlan::Speculate);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
 }
@@ -199,24 +200,24 @@ TEST(GRFPredictionTest, SpeculationReportsEitherBuildsFailure) {
   for (BuildGRF failing : {BuildGRF::Small, BuildGRF::Large}) {
     FakeCompiler compiler;
     compiler.failOn = failing;
-    Expected<GRFDecision> d = decide(compiler, BuildPlan::Speculate);
+    Expected<GRFDecision> d = decide(compiler, AutoPlan::Speculate);
     ASSERT_FALSE(bool(d));
     EXPECT_EQ(toString(d.takeError()), "boom");
   }
 }
 
 TEST(GRFPredictionTest, PlanIsIgnoredOutsideMeasuredAuto) {
-  for (BuildPlan plan : {BuildPlan::PredictSmall, BuildPlan::PredictLarge,
-                         BuildPlan::Speculate}) {
+  for (AutoPlan plan :
+       {AutoPlan::PredictSmall, AutoPlan::PredictLarge, AutoPlan::Speculate}) {
     FakeCompiler forced;
     Expected<GRFDecision> d =
-        decide(forced, plan, 0, GRFPolicy::Small, AutoStrategy::Measure);
+        decide(forced, plan, 0, GRFMode::Small, AutoStrategy::Measure);
     ASSERT_TRUE(bool(d)) << toString(d.takeError());
     EXPECT_EQ(forced.built, (std::vector<BuildGRF>{BuildGRF::Small}));
     EXPECT_EQ(d->source, "forced");
 
     FakeCompiler igc;
-    d = decide(igc, plan, 0, GRFPolicy::Auto, AutoStrategy::IGC);
+    d = decide(igc, plan, 0, GRFMode::Auto, AutoStrategy::IGC);
     ASSERT_TRUE(bool(d)) << toString(d.takeError());
     EXPECT_EQ(igc.built, (std::vector<BuildGRF>{BuildGRF::IGCAuto}));
     EXPECT_EQ(d->source, "igc");
@@ -227,7 +228,7 @@ TEST(GRFPredictionTest, UnverifiedLargeTrustsASpillingLargeBuild) {
   FakeCompiler compiler;
   compiler.smallSpill = 1000;
   compiler.largeSpill = 2000;
-  Expected<GRFDecision> d = decide(compiler, BuildPlan::PredictLargeUnverified);
+  Expected<GRFDecision> d = decide(compiler, AutoPlan::PredictLargeUnverified);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   // One build, even though small would have spilled less: the trade-off the
   // option makes.
@@ -239,18 +240,18 @@ TEST(GRFPredictionTest, UnverifiedLargeTrustsASpillingLargeBuild) {
 
   // Without a spill it is the same as the verified plan.
   FakeCompiler clean;
-  d = decide(clean, BuildPlan::PredictLargeUnverified);
+  d = decide(clean, AutoPlan::PredictLargeUnverified);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(clean.built, (std::vector<BuildGRF>{BuildGRF::Large}));
   EXPECT_EQ(d->reason, "predicted large; large spilled 0 bytes <= threshold "
                        "0: kept large, small build skipped");
 }
 
-TEST(GRFPredictionTest, StringifyBuildPlan) {
-  EXPECT_EQ(stringifyBuildPlan(BuildPlan::Measure), "measure");
-  EXPECT_EQ(stringifyBuildPlan(BuildPlan::PredictSmall), "predict_small");
-  EXPECT_EQ(stringifyBuildPlan(BuildPlan::PredictLarge), "predict_large");
-  EXPECT_EQ(stringifyBuildPlan(BuildPlan::PredictLargeUnverified),
+TEST(GRFPredictionTest, StringifyAutoPlan) {
+  EXPECT_EQ(stringifyAutoPlan(AutoPlan::Measure), "measure");
+  EXPECT_EQ(stringifyAutoPlan(AutoPlan::PredictSmall), "predict_small");
+  EXPECT_EQ(stringifyAutoPlan(AutoPlan::PredictLarge), "predict_large");
+  EXPECT_EQ(stringifyAutoPlan(AutoPlan::PredictLargeUnverified),
             "predict_large_unverified");
-  EXPECT_EQ(stringifyBuildPlan(BuildPlan::Speculate), "speculate");
+  EXPECT_EQ(stringifyAutoPlan(AutoPlan::Speculate), "speculate");
 }

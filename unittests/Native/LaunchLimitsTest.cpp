@@ -69,11 +69,12 @@ LaunchLimits pvcLimits(uint64_t workGroup, uint32_t requiredSimd = 0) {
   return limits;
 }
 
-Expected<GRFDecision> decide(GRFPolicy policy, const LaunchLimits &limits,
+Expected<GRFDecision> decide(GRFMode policy, const LaunchLimits &limits,
                              FakeCompiler &compiler,
                              AutoStrategy strategy = AutoStrategy::Measure,
-                             BuildPlan plan = BuildPlan::Measure) {
-  return decideGRF(policy, strategy, /*spillThreshold=*/0, plan, limits,
+                             AutoPlan plan = AutoPlan::Measure) {
+  return decideGRF(policy, strategy, /*spillThreshold=*/0, plan,
+                   /*ladder=*/{}, limits,
                    [&](BuildGRF mode) { return compiler(mode); });
 }
 
@@ -137,7 +138,7 @@ TEST(LaunchLimitsTest, AutoNeverBuildsLargeForAWorkGroupItCannotRun) {
   FakeCompiler compiler;
   compiler.builds[BuildGRF::Small].spill = 4096;
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, pvcLimits(1024, 16), compiler);
+      decide(GRFMode::Auto, pvcLimits(1024, 16), compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, std::vector<BuildGRF>{BuildGRF::Small});
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Small);
@@ -150,20 +151,20 @@ TEST(LaunchLimitsTest, AutoNeverBuildsLargeForAWorkGroupItCannotRun) {
 TEST(LaunchLimitsTest, AutoDropsALargeBinaryThatCannotLaunch) {
   // IGC picks the width: small at SIMD32 spills, large at SIMD16 would not,
   // but cannot run 1024 work-items.
-  for (BuildPlan plan :
-       {BuildPlan::Measure, BuildPlan::PredictLarge, BuildPlan::Speculate}) {
+  for (AutoPlan plan :
+       {AutoPlan::Measure, AutoPlan::PredictLarge, AutoPlan::Speculate}) {
     FakeCompiler compiler;
     compiler.builds[BuildGRF::Small] = {4096, 32, 0, 0};
     compiler.builds[BuildGRF::Large] = {0, 16, 0, 0};
-    Expected<GRFDecision> d = decide(GRFPolicy::Auto, pvcLimits(1024), compiler,
+    Expected<GRFDecision> d = decide(GRFMode::Auto, pvcLimits(1024), compiler,
                                      AutoStrategy::Measure, plan);
     ASSERT_TRUE(bool(d)) << toString(d.takeError());
     EXPECT_EQ(d->getChosen().mode, BuildGRF::Small)
-        << stringifyBuildPlan(plan).str();
+        << stringifyAutoPlan(plan).str();
     EXPECT_EQ(d->getChosen().spillSize, 4096);
     EXPECT_FALSE(d->workgroupLimit.empty());
     // Both builds are recorded; the one that cannot launch says why.
-    ASSERT_EQ(d->attempts.size(), 2u) << stringifyBuildPlan(plan).str();
+    ASSERT_EQ(d->attempts.size(), 2u) << stringifyAutoPlan(plan).str();
     for (const BuildAttempt &attempt : d->attempts)
       EXPECT_EQ(attempt.unusable.empty(), attempt.mode == BuildGRF::Small);
   }
@@ -173,7 +174,7 @@ TEST(LaunchLimitsTest, AutoKeepsLargeWhenItFits) {
   FakeCompiler compiler;
   compiler.builds[BuildGRF::Small] = {4096, 32, 0, 0};
   compiler.builds[BuildGRF::Large] = {0, 32, 0, 0};
-  Expected<GRFDecision> d = decide(GRFPolicy::Auto, pvcLimits(1024), compiler);
+  Expected<GRFDecision> d = decide(GRFMode::Auto, pvcLimits(1024), compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, BuildGRF::Large);
   EXPECT_TRUE(d->workgroupLimit.empty());
@@ -182,7 +183,7 @@ TEST(LaunchLimitsTest, AutoKeepsLargeWhenItFits) {
 TEST(LaunchLimitsTest, ForcedModeThatCannotRunIsAnError) {
   FakeCompiler compiler;
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Large, pvcLimits(1024, 16), compiler);
+      decide(GRFMode::Large, pvcLimits(1024, 16), compiler);
   ASSERT_FALSE(bool(d));
   std::optional<OutOfResourcesError> error = takeResources(d.takeError());
   ASSERT_TRUE(error);
@@ -199,7 +200,7 @@ TEST(LaunchLimitsTest, ForcedModeThatCannotRunIsAnError) {
 
   // Known only after the build (IGC picked SIMD16): still an error.
   compiler.builds[BuildGRF::Large].simd = 16;
-  d = decide(GRFPolicy::Large, pvcLimits(1024), compiler);
+  d = decide(GRFMode::Large, pvcLimits(1024), compiler);
   ASSERT_FALSE(bool(d));
   error = takeResources(d.takeError());
   ASSERT_TRUE(error);
@@ -210,7 +211,7 @@ TEST(LaunchLimitsTest, IGCAutoChoosingAnUnlaunchableModeFallsBackToSmall) {
   FakeCompiler compiler;
   compiler.builds[BuildGRF::IGCAuto] = {0, 16, 0, 256};
   Expected<GRFDecision> d =
-      decide(GRFPolicy::Auto, pvcLimits(1024), compiler, AutoStrategy::IGC);
+      decide(GRFMode::Auto, pvcLimits(1024), compiler, AutoStrategy::IGC);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built,
             (std::vector<BuildGRF>{BuildGRF::IGCAuto, BuildGRF::Small}));
@@ -221,25 +222,25 @@ TEST(LaunchLimitsTest, IGCAutoChoosingAnUnlaunchableModeFallsBackToSmall) {
 TEST(LaunchLimitsTest, NoLimitsWithoutADevice) {
   FakeCompiler compiler;
   compiler.builds[BuildGRF::Large] = {0, 16, 1 << 30, 0};
-  Expected<GRFDecision> d = decide(GRFPolicy::Large, LaunchLimits(), compiler);
+  Expected<GRFDecision> d = decide(GRFMode::Large, LaunchLimits(), compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
 }
 
 /// decideLaunchableGRF on pvc's ladder, measured auto.
-Expected<GRFDecision> decideLaunchable(GRFPolicy policy,
+Expected<GRFDecision> decideLaunchable(GRFMode policy,
                                        const LaunchLimits &limits,
                                        bool strictLaunch,
                                        FakeCompiler &compiler) {
   return decideLaunchableGRF(
-      policy, AutoStrategy::Measure, /*spillThreshold=*/0, BuildPlan::Measure,
+      policy, AutoStrategy::Measure, /*spillThreshold=*/0, AutoPlan::Measure,
       getBuildLadder(*lookupDevice("pvc")), limits, strictLaunch,
       [&](BuildGRF mode) { return compiler(mode); });
 }
 
 TEST(LaunchLimitsTest, AWorkGroupNoModeRunsFailsBeforeBuildingWhenStrict) {
   // 2048 work-items: pvc runs at most 1024 in any mode, at any SIMD width.
-  for (GRFPolicy policy : {GRFPolicy::Auto, GRFPolicy::Small, GRFPolicy::Large,
-                           GRFPolicy::Default}) {
+  for (GRFMode policy :
+       {GRFMode::Auto, GRFMode::Small, GRFMode::Large, GRFMode::Default}) {
     FakeCompiler compiler;
     Expected<GRFDecision> d = decideLaunchable(policy, pvcLimits(2048),
                                                /*strictLaunch=*/true, compiler);
@@ -277,7 +278,7 @@ LaunchLimits siblingLimits(FakeCompiler &compiler) {
 TEST(LaunchLimitsTest, ADeclaredWorkGroupNoModeRunsIsAWarningOnly) {
   // `huge` is built and warned about; it does not rule out large for `k`
   // (large runs 512 at SIMD16 on pvc), before or after the build.
-  for (GRFPolicy policy : {GRFPolicy::Auto, GRFPolicy::Large}) {
+  for (GRFMode policy : {GRFMode::Auto, GRFMode::Large}) {
     FakeCompiler compiler;
     LaunchLimits limits = siblingLimits(compiler);
     Expected<GRFDecision> d =
@@ -298,7 +299,7 @@ TEST(LaunchLimitsTest, ADeclaredWorkGroupNoModeRunsIsAWarningOnly) {
   // strict-launch keeps the module's error, before anything is built.
   FakeCompiler compiler;
   LaunchLimits limits = siblingLimits(compiler);
-  Expected<GRFDecision> d = decideLaunchable(GRFPolicy::Auto, limits,
+  Expected<GRFDecision> d = decideLaunchable(GRFMode::Auto, limits,
                                              /*strictLaunch=*/true, compiler);
   std::optional<OutOfResourcesError> error = takeResources(d.takeError());
   ASSERT_TRUE(error);
@@ -329,7 +330,7 @@ TEST(LaunchLimitsTest, ExemptsOnlyDeclaredWorkGroupsThatFitNoMode) {
   option.defaultWorkGroupSize = 2048;
   EXPECT_TRUE(exemptUnlaunchable(option).empty());
   FakeCompiler compiler;
-  Expected<GRFDecision> d = decideLaunchable(GRFPolicy::Auto, option,
+  Expected<GRFDecision> d = decideLaunchable(GRFMode::Auto, option,
                                              /*strictLaunch=*/false, compiler);
   std::optional<OutOfResourcesError> error = takeResources(d.takeError());
   ASSERT_TRUE(error);
@@ -451,7 +452,7 @@ TEST(LaunchLimitsTest, RealScratchOverflowIsDetected) {
 
 TEST(LaunchLimitsTest, ScratchOverflowRetriesLarge) {
   // Small overflows the scratch, large fits: auto and default keep large.
-  for (GRFPolicy policy : {GRFPolicy::Auto, GRFPolicy::Default}) {
+  for (GRFMode policy : {GRFMode::Auto, GRFMode::Default}) {
     FakeCompiler compiler;
     compiler.builds[BuildGRF::Small] = {9600, 32, 524288, 0};
     compiler.builds[BuildGRF::Default] = {9600, 32, 524288, 0};
@@ -472,7 +473,7 @@ TEST(LaunchLimitsTest, ScratchOverflowRetriesLarge) {
   // Forced small: an error with the sizes.
   FakeCompiler compiler;
   compiler.builds[BuildGRF::Small] = {9600, 32, 524288, 0};
-  Expected<GRFDecision> d = decide(GRFPolicy::Small, pvcLimits(0), compiler);
+  Expected<GRFDecision> d = decide(GRFMode::Small, pvcLimits(0), compiler);
   ASSERT_FALSE(bool(d));
   std::optional<OutOfResourcesError> error = takeResources(d.takeError());
   ASSERT_TRUE(error);
@@ -484,7 +485,7 @@ TEST(LaunchLimitsTest, ScratchOverflowInEveryModeIsAnErrorWithSizes) {
   FakeCompiler compiler;
   compiler.builds[BuildGRF::Small] = {16896, 32, 524288, 0};
   compiler.builds[BuildGRF::Large] = {8448, 32, 524288, 0};
-  Expected<GRFDecision> d = decide(GRFPolicy::Auto, pvcLimits(0), compiler);
+  Expected<GRFDecision> d = decide(GRFMode::Auto, pvcLimits(0), compiler);
   ASSERT_FALSE(bool(d));
   std::optional<OutOfResourcesError> error = takeResources(d.takeError());
   ASSERT_TRUE(error);

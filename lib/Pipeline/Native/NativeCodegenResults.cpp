@@ -256,7 +256,7 @@ void NativeCodegenRun::annotate(ObjectSlot slot,
                            getEffectiveGRFMode(chosen), result.nRegs,
                            chosen.spillSize, result.backend, decision.reason));
   // A forced mode that spills is worth a warning: the user chose it.
-  GRFPolicy policy = getGRFPolicy(slot.binary, slot.target);
+  GRFMode policy = getRequestedGRFMode(slot.binary, slot.target);
   bool forced =
       decision.attempts.size() == 1 && getForcedBuildGRF(policy) == chosen.mode;
   if (forced && chosen.spillSize > 0)

@@ -24,19 +24,19 @@ using namespace mlir::xpu::detail;
 
 /// The mode of the first build decideGRF asks for under `policy`: a linked
 /// module builds once in that mode, and each part's decision reuses it.
-static BuildGRF getFirstBuildMode(GRFPolicy policy, AutoStrategy strategy,
-                                  BuildPlan plan, const DeviceInfo &device) {
+static BuildGRF getFirstBuildMode(GRFMode policy, AutoStrategy strategy,
+                                  AutoPlan plan, const DeviceInfo &device) {
   if (std::optional<BuildGRF> forced = getForcedBuildGRF(policy))
     return *forced;
-  if (policy == GRFPolicy::Default)
+  if (policy == GRFMode::Default)
     return BuildGRF::Default;
   if (strategy == AutoStrategy::IGC)
     return BuildGRF::IGCAuto;
   // The register-count search starts from IGC's default build.
   if (device.hasVariableRegisterFile())
     return BuildGRF::Default;
-  return plan == BuildPlan::PredictLarge ||
-                 plan == BuildPlan::PredictLargeUnverified
+  return plan == AutoPlan::PredictLarge ||
+                 plan == AutoPlan::PredictLargeUnverified
              ? BuildGRF::Large
              : BuildGRF::Small;
 }
@@ -68,7 +68,7 @@ static BuildAttempt restrictToKernels(const BuildAttempt &attempt,
 /// asks for another mode (or the linked build failed), from builds of the
 /// part alone.
 ModuleCompileResult NativeCodegenDriver::Batch::compileLinked(
-    size_t index, const PreparedModule &module, BuildPlan plan,
+    size_t index, const PreparedModule &module, AutoPlan plan,
     llvm::StringRef planNote) {
   const ModuleCompileRequest &request = requests[index];
   BuildGRF linkedMode = getFirstBuildMode(module.policy, options.autoStrategy,
@@ -109,8 +109,8 @@ ModuleCompileResult NativeCodegenDriver::Batch::compileLinked(
 /// One part's decision (see compileLinked). Its own SPIR-V is emitted only
 /// when a build of the part alone is needed.
 LinkedPartResult NativeCodegenDriver::Batch::compilePart(
-    size_t index, size_t partIndex, const PreparedModule &module,
-    BuildPlan plan, llvm::StringRef planNote, BuildGRF linkedMode,
+    size_t index, size_t partIndex, const PreparedModule &module, AutoPlan plan,
+    llvm::StringRef planNote, BuildGRF linkedMode,
     const std::optional<BuildAttempt> &linked) {
   const ModuleCompileRequest &request = requests[index];
   const LinkedPart &part = request.parts[partIndex];

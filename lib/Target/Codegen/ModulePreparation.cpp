@@ -93,22 +93,21 @@ static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
         "arch '{0}' has no {1}-register count per thread: its counts are "
         "{2}",
         request.arch, registers, module.device->getGRFCountList()));
-  if (request.policy == GRFPolicy::XLarge &&
-      !module.device->supportsXLargeGRF())
+  if (request.policy == GRFMode::XLarge && !module.device->supportsXLargeGRF())
     return llvm::createStringError(llvm::formatv(
         "arch '{0}' does not support xlarge GRF mode (512 registers per "
         "thread): its GRF modes are {1} registers",
         request.arch, module.device->getGRFModeList()));
   if (module.device->supportsLargeGRF())
     return llvm::Error::success();
-  if (request.policy == GRFPolicy::Large)
+  if (request.policy == GRFMode::Large)
     return llvm::createStringError(llvm::formatv(
         "arch '{0}' does not support large GRF mode: IGC would silently "
         "ignore the flag and build 128 registers",
         request.arch));
-  if (request.policy == GRFPolicy::Auto &&
+  if (request.policy == GRFMode::Auto &&
       options.autoStrategy == AutoStrategy::Measure) {
-    module.policy = GRFPolicy::Small;
+    module.policy = GRFMode::Small;
     module.policyNote =
         llvm::formatv("arch '{0}' has no large GRF mode; ", module.device->name)
             .str();

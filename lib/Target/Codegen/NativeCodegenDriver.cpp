@@ -306,7 +306,7 @@ void NativeCodegenDriver::Batch::compileModule(size_t index) {
     return;
   }
   std::string planNote;
-  BuildPlan plan = choosePlan(request, *module, planNote);
+  AutoPlan plan = choosePlan(request, *module, planNote);
   if (!request.parts.empty()) {
     results[index] = compileLinked(index, *module, plan, planNote);
     return;
@@ -329,7 +329,7 @@ void NativeCodegenDriver::Batch::compileModule(size_t index) {
       results[index] = std::move(error);
     return;
   }
-  if (plan == BuildPlan::Speculate) {
+  if (plan == AutoPlan::Speculate) {
     // The two builds ran concurrently: list their keys in attempt order.
     std::lock_guard<std::mutex> lock(impl.mutex);
     moduleKeys[index].clear();
@@ -343,26 +343,26 @@ void NativeCodegenDriver::Batch::compileModule(size_t index) {
 /// The plan from the static estimate applies to measured auto only (not to a
 /// device whose auto prepare turned into small). Speculation needs a second
 /// free worker; with one, measuring costs no more time.
-BuildPlan
+AutoPlan
 NativeCodegenDriver::Batch::choosePlan(const ModuleCompileRequest &request,
                                        const PreparedModule &module,
                                        std::string &note) const {
-  if (module.policy != GRFPolicy::Auto ||
+  if (module.policy != GRFMode::Auto ||
       options.autoStrategy != AutoStrategy::Measure)
-    return BuildPlan::Measure;
-  BuildPlan plan = request.plan;
-  if (plan == BuildPlan::PredictLarge && !options.verifyPredictedLarge)
-    return BuildPlan::PredictLargeUnverified;
-  if (plan == BuildPlan::Speculate && impl.pool->getMaxWorkers() < 2) {
+    return AutoPlan::Measure;
+  AutoPlan plan = request.plan;
+  if (plan == AutoPlan::PredictLarge && !options.verifyPredictedLarge)
+    return AutoPlan::PredictLargeUnverified;
+  if (plan == AutoPlan::Speculate && impl.pool->getMaxWorkers() < 2) {
     note = "one worker, no speculation; ";
-    return BuildPlan::Measure;
+    return AutoPlan::Measure;
   }
   return plan;
 }
 
 ModuleCompileResult NativeCodegenDriver::Batch::describe(
     const ModuleCompileRequest &request, const PreparedModule &module,
-    BuildPlan plan, llvm::StringRef planNote, GRFDecision decision) const {
+    AutoPlan plan, llvm::StringRef planNote, GRFDecision decision) const {
   ModuleCompileResult result;
   result.name = request.name;
   result.arch = module.device->name.str();

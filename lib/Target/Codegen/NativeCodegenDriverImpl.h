@@ -50,7 +50,7 @@ struct PreparedModule {
   std::string spirvDigest;
   BackendChoice backend;
   std::string compilerIdentity;
-  GRFPolicy policy = GRFPolicy::Auto;
+  GRFMode policy = GRFMode::Auto;
   std::string policyNote;
   /// SPIRV-Tools' rejection, when validation only warns.
   std::string validation;
@@ -98,7 +98,8 @@ struct NativeCodegenDriver::Impl {
   /// Builds started in this driver, by build key: identical builds run once.
   llvm::StringMap<detail::SharedBuildFuture> builds;
   std::mutex identityMutex;
-  std::optional<CompilerIdentity> identities[2];
+  /// One per backend, indexed by unsigned(WorkerBackend).
+  std::optional<CompilerIdentity> identities[kNumWorkerBackends];
 
   /// The compiler identity for cache keys. Asking a worker starts IGC, so
   /// the persistent cache keeps the answer, valid while the files the
@@ -123,9 +124,9 @@ public:
 
 private:
   void compileModule(size_t index);
-  BuildPlan choosePlan(const ModuleCompileRequest &request,
-                       const detail::PreparedModule &module,
-                       std::string &note) const;
+  AutoPlan choosePlan(const ModuleCompileRequest &request,
+                      const detail::PreparedModule &module,
+                      std::string &note) const;
   llvm::Expected<BuildAttempt>
   build(size_t index, const detail::PreparedModule &module, BuildGRF mode);
   llvm::Expected<BuildAttempt> buildShared(const ModuleCompileRequest &request,
@@ -134,10 +135,10 @@ private:
                                            std::vector<std::string> *keys);
   ModuleCompileResult compileLinked(size_t index,
                                     const detail::PreparedModule &module,
-                                    BuildPlan plan, llvm::StringRef planNote);
+                                    AutoPlan plan, llvm::StringRef planNote);
   LinkedPartResult compilePart(size_t index, size_t part,
                                const detail::PreparedModule &module,
-                               BuildPlan plan, llvm::StringRef planNote,
+                               AutoPlan plan, llvm::StringRef planNote,
                                BuildGRF linkedMode,
                                const std::optional<BuildAttempt> &linked);
   /// Runs `body` for 0..count-1, `jobs` at a time.
@@ -158,7 +159,7 @@ private:
                   llvm::StringRef flags) const;
   ModuleCompileResult describe(const ModuleCompileRequest &request,
                                const detail::PreparedModule &module,
-                               BuildPlan plan, llvm::StringRef planNote,
+                               AutoPlan plan, llvm::StringRef planNote,
                                GRFDecision decision) const;
   void markReusedBuilds();
 

@@ -90,12 +90,13 @@ static void addDecisionSource(llvm::json::Object &entry,
     entry[fields::kLaunchWarnings] =
         llvm::json::Array(result.decision.launchWarnings);
   if (result.pressure) {
-    entry[fields::kPlan] = stringifyBuildPlan(result.plan).str();
+    entry[fields::kPlan] = stringifyAutoPlan(result.plan).str();
     entry[fields::kPressure] = llvm::json::Object{
         {fields::kLiveBytes, result.pressure->liveBytes},
         {fields::kSimd, result.pressure->simd},
         {fields::kSmallBudget, result.pressure->smallBudget},
-        {fields::kPrediction, result.pressure->prediction},
+        {fields::kPrediction,
+         stringifyGRFPrediction(result.pressure->prediction).str()},
     };
   }
 }

@@ -14,36 +14,10 @@
 using namespace mlir;
 using namespace mlir::xpu;
 
-static GRFPolicy toPolicy(GRFMode mode) {
-  switch (mode) {
-  case GRFMode::Small:
-    return GRFPolicy::Small;
-  case GRFMode::Large:
-    return GRFPolicy::Large;
-  case GRFMode::Auto:
-    return GRFPolicy::Auto;
-  case GRFMode::Default:
-    return GRFPolicy::Default;
-  case GRFMode::XLarge:
-    return GRFPolicy::XLarge;
-  case GRFMode::Regs32:
-    return GRFPolicy::Regs32;
-  case GRFMode::Regs64:
-    return GRFPolicy::Regs64;
-  case GRFMode::Regs96:
-    return GRFPolicy::Regs96;
-  case GRFMode::Regs160:
-    return GRFPolicy::Regs160;
-  case GRFMode::Regs192:
-    return GRFPolicy::Regs192;
-  }
-  llvm_unreachable("unknown GRF mode");
-}
-
-GRFPolicy mlir::xpu::getGRFPolicy(Operation *op, TargetAttr target) {
+GRFMode mlir::xpu::getRequestedGRFMode(Operation *op, TargetAttr target) {
   if (auto mode = op->getAttrOfType<GRFModeAttr>(XPUDialect::kGRFModeAttrName))
-    return toPolicy(mode.getValue());
-  return toPolicy(target.getGrfMode());
+    return mode.getValue();
+  return target.getGrfMode();
 }
 
 PressureEstimate mlir::xpu::getPressureEstimate(PressureAttr pressure) {
@@ -51,7 +25,7 @@ PressureEstimate mlir::xpu::getPressureEstimate(PressureAttr pressure) {
   estimate.liveBytes = pressure.getLiveBytes();
   estimate.simd = pressure.getSimd();
   estimate.smallBudget = pressure.getSmallBudget();
-  estimate.prediction = stringifyGRFPrediction(pressure.getPrediction()).str();
+  estimate.prediction = pressure.getPrediction();
   return estimate;
 }
 
@@ -62,25 +36,11 @@ ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op, StringRef name,
   ModuleCompileRequest request;
   request.name = name.str();
   request.arch = target.getArch().str();
-  request.policy = getGRFPolicy(op, target);
+  request.policy = getRequestedGRFMode(op, target);
   // xpu-select-grf-mode{predict=true}'s plan and estimate for an auto module.
   if (auto plan =
-          op->getAttrOfType<AutoPlanAttr>(XPUDialect::kAutoPlanAttrName)) {
-    switch (plan.getValue()) {
-    case AutoPlan::Measure:
-      request.plan = BuildPlan::Measure;
-      break;
-    case AutoPlan::PredictSmall:
-      request.plan = BuildPlan::PredictSmall;
-      break;
-    case AutoPlan::PredictLarge:
-      request.plan = BuildPlan::PredictLarge;
-      break;
-    case AutoPlan::Speculate:
-      request.plan = BuildPlan::Speculate;
-      break;
-    }
-  }
+          op->getAttrOfType<AutoPlanAttr>(XPUDialect::kAutoPlanAttrName))
+    request.plan = plan.getValue();
   if (auto pressure =
           op->getAttrOfType<PressureAttr>(XPUDialect::kPressureAttrName))
     request.pressure = getPressureEstimate(pressure);
@@ -165,8 +125,8 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
         fields::kEstimatedLiveBytes,
         builder.getI64IntegerAttr(result.pressure->liveBytes)));
     properties.push_back(builder.getNamedAttr(
-        fields::kPrediction,
-        builder.getStringAttr(result.pressure->prediction)));
+        fields::kPrediction, builder.getStringAttr(stringifyGRFPrediction(
+                                 result.pressure->prediction))));
   }
   return builder.getDictionaryAttr(properties);
 }

@@ -92,26 +92,26 @@ StringRef mlir::xpu::getGRFFlag(BuildGRF mode, WorkerBackend backend) {
   return "";
 }
 
-std::optional<BuildGRF> mlir::xpu::getForcedBuildGRF(GRFPolicy policy) {
+std::optional<BuildGRF> mlir::xpu::getForcedBuildGRF(GRFMode policy) {
   switch (policy) {
-  case GRFPolicy::Auto:
-  case GRFPolicy::Default:
+  case GRFMode::Auto:
+  case GRFMode::Default:
     return std::nullopt;
-  case GRFPolicy::Small:
+  case GRFMode::Small:
     return BuildGRF::Small;
-  case GRFPolicy::Large:
+  case GRFMode::Large:
     return BuildGRF::Large;
-  case GRFPolicy::XLarge:
+  case GRFMode::XLarge:
     return BuildGRF::XLarge;
-  case GRFPolicy::Regs32:
+  case GRFMode::Regs32:
     return BuildGRF::Regs32;
-  case GRFPolicy::Regs64:
+  case GRFMode::Regs64:
     return BuildGRF::Regs64;
-  case GRFPolicy::Regs96:
+  case GRFMode::Regs96:
     return BuildGRF::Regs96;
-  case GRFPolicy::Regs160:
+  case GRFMode::Regs160:
     return BuildGRF::Regs160;
-  case GRFPolicy::Regs192:
+  case GRFMode::Regs192:
     return BuildGRF::Regs192;
   }
   return std::nullopt;
@@ -211,22 +211,6 @@ static int64_t getMaxGRFCount(const BuildAttempt &attempt) {
   return result;
 }
 
-StringRef mlir::xpu::stringifyBuildPlan(BuildPlan plan) {
-  switch (plan) {
-  case BuildPlan::Measure:
-    return "measure";
-  case BuildPlan::PredictSmall:
-    return "predict_small";
-  case BuildPlan::PredictLarge:
-    return "predict_large";
-  case BuildPlan::PredictLargeUnverified:
-    return "predict_large_unverified";
-  case BuildPlan::Speculate:
-    return "speculate";
-  }
-  return "unknown";
-}
-
 /// One build in `mode` (a forced mode, default or IGC's auto flag).
 
 static Expected<GRFDecision> buildOnce(BuildMemo &memo, BuildGRF mode) {
@@ -280,46 +264,28 @@ static constexpr BuildGRF kNoDeviceLadder[] = {BuildGRF::Small,
                                                BuildGRF::Large};
 
 Expected<GRFDecision>
-mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
-                     int64_t spillThreshold,
-                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
-  return decideGRF(policy, strategy, spillThreshold, BuildPlan::Measure, build);
-}
-
-Expected<GRFDecision>
-mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
-                     int64_t spillThreshold, BuildPlan plan,
-                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
-  return decideGRF(policy, strategy, spillThreshold, plan, kNoDeviceLadder,
-                   LaunchLimits(), build);
-}
-
-Expected<GRFDecision>
-mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
-                     int64_t spillThreshold, BuildPlan plan,
-                     const LaunchLimits &limits,
-                     function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
-  if (!limits.device)
-    return decideGRF(policy, strategy, spillThreshold, plan, kNoDeviceLadder,
-                     limits, build);
-  return decideGRF(policy, strategy, spillThreshold, plan,
-                   getBuildLadder(*limits.device), limits, build);
-}
-
-Expected<GRFDecision>
-mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
-                     int64_t spillThreshold, BuildPlan plan,
+mlir::xpu::decideGRF(GRFMode policy, AutoStrategy strategy,
+                     int64_t spillThreshold, AutoPlan plan,
                      ArrayRef<BuildGRF> ladder, const LaunchLimits &limits,
                      function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
-  assert(!ladder.empty() && "a device has at least one GRF mode");
+  if (ladder.empty()) {
+    SmallVector<BuildGRF, 3> deviceLadder;
+    if (limits.device)
+      deviceLadder = getBuildLadder(*limits.device);
+    else
+      deviceLadder.assign(std::begin(kNoDeviceLadder),
+                          std::end(kNoDeviceLadder));
+    assert(!deviceLadder.empty() && "a device has at least one GRF mode");
+    return decideGRF(policy, strategy, spillThreshold, plan, deviceLadder,
+                     limits, build);
+  }
   BuildMemo memo(limits, build);
-  bool measured =
-      policy == GRFPolicy::Auto && strategy == AutoStrategy::Measure;
-  memo.concurrent = measured && plan == BuildPlan::Speculate;
+  bool measured = policy == GRFMode::Auto && strategy == AutoStrategy::Measure;
+  memo.concurrent = measured && plan == AutoPlan::Speculate;
   Ladder walk(memo, limits, ladder, spillThreshold,
-              measured ? plan : BuildPlan::Measure);
+              measured ? plan : AutoPlan::Measure);
   switch (policy) {
-  case GRFPolicy::Auto:
+  case GRFMode::Auto:
     if (strategy == AutoStrategy::IGC)
       return buildUnpinned(memo, walk, BuildGRF::IGCAuto, ladder.front());
     if (limits.device && limits.device->hasVariableRegisterFile()) {
@@ -334,7 +300,7 @@ mlir::xpu::decideGRF(GRFPolicy policy, AutoStrategy strategy,
         return std::move(**decision);
     }
     return walk.decide();
-  case GRFPolicy::Default:
+  case GRFMode::Default:
     return buildUnpinned(memo, walk, BuildGRF::Default, ladder.front());
   default:
     break;

@@ -22,7 +22,7 @@ using namespace mlir::xpu;
 using namespace mlir::xpu::detail;
 
 Ladder::Ladder(BuildMemo &memo, const LaunchLimits &limits,
-               ArrayRef<BuildGRF> ladder, int64_t threshold, BuildPlan plan)
+               ArrayRef<BuildGRF> ladder, int64_t threshold, AutoPlan plan)
     : memo(memo), rungs(ladder), threshold(threshold), plan(plan) {
   // Each larger rung halves the threads again: the first rung a
   // work-group cannot run in rules out every rung above it unbuilt.
@@ -67,11 +67,11 @@ Expected<GRFDecision> Ladder::run(function_ref<Error()> walk) {
 }
 
 Error Ladder::walkPlan() {
-  if (rungs.size() < 2 || plan == BuildPlan::Measure)
+  if (rungs.size() < 2 || plan == AutoPlan::Measure)
     return climb(0);
-  if (plan == BuildPlan::Speculate)
+  if (plan == AutoPlan::Speculate)
     return speculate();
-  if (plan == BuildPlan::PredictSmall) {
+  if (plan == AutoPlan::PredictSmall) {
     if (Error error = climb(0))
       return error;
     bool held = best == 0u;
@@ -210,7 +210,7 @@ Error Ladder::predictLarge() {
                    name, spill, threshold);
     return Error::success();
   }
-  if (plan == BuildPlan::PredictLargeUnverified)
+  if (plan == AutoPlan::PredictLargeUnverified)
     return trustLarge(name, spill);
   Expected<BuildAttempt> low = memo.get(rungs[0]);
   if (!low) {

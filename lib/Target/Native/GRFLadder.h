@@ -85,7 +85,7 @@ private:
 class Ladder {
 public:
   Ladder(BuildMemo &memo, const LaunchLimits &limits,
-         llvm::ArrayRef<BuildGRF> ladder, int64_t threshold, BuildPlan plan);
+         llvm::ArrayRef<BuildGRF> ladder, int64_t threshold, AutoPlan plan);
 
   /// Measured auto under the plan.
   llvm::Expected<GRFDecision> decide();
@@ -161,7 +161,7 @@ private:
   BuildMemo &memo;
   llvm::ArrayRef<BuildGRF> rungs;
   int64_t threshold;
-  BuildPlan plan;
+  AutoPlan plan;
   /// Why the ladder ends where it does (the rung above its top): as the
   /// reason's prefix, as the end of an error, and as the work-group limit.
   std::string prefix, ending, workgroupLimit;

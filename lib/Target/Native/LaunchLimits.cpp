@@ -198,8 +198,8 @@ std::vector<std::string> mlir::xpu::exemptUnlaunchable(LaunchLimits &limits) {
 }
 
 Expected<GRFDecision> mlir::xpu::decideLaunchableGRF(
-    GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-    BuildPlan plan, ArrayRef<BuildGRF> ladder, LaunchLimits limits,
+    GRFMode policy, AutoStrategy strategy, int64_t spillThreshold,
+    AutoPlan plan, ArrayRef<BuildGRF> ladder, LaunchLimits limits,
     bool strictLaunch, function_ref<Expected<BuildAttempt>(BuildGRF)> build) {
   std::vector<std::string> warnings;
   if (!strictLaunch)

@@ -29,3 +29,11 @@ gpu.module @measured [#xpu.target<arch = "acm-g10", grf_mode = auto>]
     attributes {xpu.auto_plan = #xpu.auto_plan<measure>,
                 xpu.pressure = #xpu.pressure<live_bytes = 0, simd = 8, small_budget = 512, prediction = small>} {
 }
+
+// The plan xpu-native-codegen{verify-predicted-large=false} runs for a
+// predicted-large module is the dialect's own AutoPlan too.
+// CHECK: gpu.binary @trusted {
+// CHECK-SAME: xpu.auto_plan = #xpu.auto_plan<predict_large_unverified>
+gpu.binary @trusted {
+    xpu.auto_plan = #xpu.auto_plan<predict_large_unverified>}
+    [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, "">]

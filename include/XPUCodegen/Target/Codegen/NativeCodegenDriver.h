@@ -95,8 +95,7 @@ struct PressureEstimate {
   int64_t simd = 0;
   /// Bytes per lane in the small register file.
   int64_t smallBudget = 0;
-  /// "small", "large" or "uncertain".
-  std::string prediction;
+  GRFPrediction prediction = GRFPrediction::Uncertain;
 };
 
 /// One of the original modules of a linked module (xpu-link-modules).
@@ -117,10 +116,10 @@ struct ModuleCompileRequest {
   std::string name;
   /// Device name or alias.
   std::string arch;
-  GRFPolicy policy = GRFPolicy::Auto;
+  GRFMode policy = GRFMode::Auto;
   /// How an `auto` policy runs its builds (xpu.auto_plan); only used with
   /// AutoStrategy::Measure.
-  BuildPlan plan = BuildPlan::Measure;
+  AutoPlan plan = AutoPlan::Measure;
   /// The estimate behind `plan`, for reports.
   std::optional<PressureEstimate> pressure;
   /// Extra build options appended to the GRF flag.
@@ -149,7 +148,7 @@ struct ModuleCompileResult {
   GRFDecision decision;
   /// The plan that ran and the estimate behind it (Measure and none when
   /// the module was not predicted).
-  BuildPlan plan = BuildPlan::Measure;
+  AutoPlan plan = AutoPlan::Measure;
   std::optional<PressureEstimate> pressure;
   /// Backend that compiled ("ocloc" or "level-zero") and why it was chosen.
   std::string backend;
@@ -243,8 +242,6 @@ public:
   /// that module's error only.
   std::vector<llvm::Expected<ModuleCompileResult>>
   compile(llvm::ArrayRef<ModuleCompileRequest> requests);
-
-  const NativeCodegenOptions &getOptions() const { return options; }
 
   /// Warnings of the runs so far that belong to no module (e.g. the one
   /// "cannot write the compile cache" of a run), each once; clears them.

@@ -20,9 +20,9 @@
 
 namespace mlir::xpu {
 
-/// The GRF policy for `target` on `op` (a gpu.module or gpu.binary): the op's
-/// `xpu.grf_mode` if present, else the target's grf_mode.
-GRFPolicy getGRFPolicy(Operation *op, TargetAttr target);
+/// The GRF mode requested for `target` on `op` (a gpu.module or gpu.binary):
+/// the op's `xpu.grf_mode` if present, else the target's grf_mode.
+GRFMode getRequestedGRFMode(Operation *op, TargetAttr target);
 
 /// The `properties` dictionary of DESIGN.md's output contract.
 DictionaryAttr getNativeObjectProperties(MLIRContext *context,

@@ -16,6 +16,7 @@
 
 #include "XPUCodegen/Device/BuildFlags.h"
 #include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Dialect/XPU/IR/XPUEnums.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -222,24 +223,9 @@ llvm::Error checkBuildFacts(const BuildAttempt &attempt,
 llvm::Error checkBuildKernels(const BuildAttempt &attempt,
                               llvm::ArrayRef<std::string> entryPoints);
 
-/// The requested policy for a module: measured or IGC's auto, no flag, or
-/// one forced mode or register count.
-enum class GRFPolicy : uint8_t {
-  Small,
-  Large,
-  Default,
-  Auto,
-  XLarge,
-  Regs32,
-  Regs64,
-  Regs96,
-  Regs160,
-  Regs192,
-};
-
 /// The one build a forced policy makes (Small, Large, XLarge, RegsN);
 /// std::nullopt for Auto and Default.
-std::optional<BuildGRF> getForcedBuildGRF(GRFPolicy policy);
+std::optional<BuildGRF> getForcedBuildGRF(GRFMode policy);
 enum class AutoStrategy : uint8_t { Measure, IGC };
 
 /// Why the decision came out the way it did, in one sentence for remarks and
@@ -312,78 +298,31 @@ private:
   uint64_t getWorkGroupSize(llvm::StringRef kernel) const;
 };
 
-/// Runs the GRF policy on the ladder Small, Large (no device, no limits):
-/// - Small, Large, XLarge, Default: one build.
-/// - Auto + Measure: build Small; if its spill > spillThreshold, build Large
-///   too and keep Large only if it spills strictly less, else Small.
-/// - Auto + IGC: one build with IGC's auto flag (the mode IGC picked is the
-///   binary's grf_count).
-/// `build` compiles one mode and returns the measured attempt.
+/// The GRF decision for a module requested in `mode`, over `ladder` (the
+/// builds of the device's GRF modes, smallest first; empty: the ladder of
+/// `limits.device`, or Small, Large without a device). `build` compiles one
+/// mode and returns the measured attempt.
+/// - Forced modes (small, large, xlarge, a register count): one build; a
+///   mode the work-groups cannot run in, or a build over a limit, is an
+///   OutOfResourcesError (never a binary that cannot launch).
+/// - auto with AutoStrategy::Measure: builds the first rung (or the one
+///   `plan` predicts), then climbs to the next only while the last build
+///   spills more than spillThreshold (or overflows the per-thread scratch)
+///   and the next rung's work-group limit allows; a larger rung is kept only
+///   when it spills strictly less than the best so far. The reason says where
+///   and why the climb stopped. On a variable register file it searches the
+///   register counts from IGC's default build first.
+/// - auto with AutoStrategy::IGC: one build with IGC's auto flag (the mode IGC
+///   picked is the binary's grf_count); a mode that cannot launch falls back
+///   to the smallest rung.
+/// - default: one build without a flag; a scratch overflow climbs as auto.
+/// `plan` only matters for measured auto. `build` must be safe to call from
+/// two threads at once when `plan` is Speculate: the large build runs on a
+/// second thread while the small one runs on the caller's. When no mode
+/// fits, the error carries the sizes.
 llvm::Expected<GRFDecision>
-decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-          llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
-
-/// How an `auto` policy measured by builds runs, from a static
-/// register-pressure prediction (xpu-select-grf-mode's `xpu.auto_plan`).
-enum class BuildPlan : uint8_t {
-  /// Build small; build large when small spills (the measured rule).
-  Measure,
-  /// Predicted small: build small; when it spills more than the threshold
-  /// the measurement overrides the prediction and large is built too.
-  PredictSmall,
-  /// Predicted large: build large only; when large spills more than the
-  /// threshold, build small too and keep large only if it spills strictly
-  /// less.
-  PredictLarge,
-  /// Predicted large, trusted: build large only, even when it spills. Saves
-  /// the small build where large spills too, at the risk of missing a kernel
-  /// that spills more in large mode (xpu-native-codegen
-  /// verify-predicted-large=false).
-  PredictLargeUnverified,
-  /// Uncertain: build small and large concurrently and keep what Measure
-  /// would keep.
-  Speculate,
-};
-
-/// "measure", "predict_small", "predict_large", "speculate".
-llvm::StringRef stringifyBuildPlan(BuildPlan plan);
-
-/// decideGRF with a plan for Auto + Measure (ignored for every other policy
-/// and strategy). `build` must be safe to call from two threads at once when
-/// `plan` is Speculate: the large build runs on a second thread while the
-/// small one runs on the caller's.
-llvm::Expected<GRFDecision>
-decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-          BuildPlan plan,
-          llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
-
-/// decideGRF under launch limits, on the ladder of `limits.device` (Small,
-/// Large without a device): no mode is kept that `limits` rule out.
-/// - small, large: a mode the work-groups cannot run in, or a build over a
-///   limit, is an OutOfResourcesError (never a binary that cannot launch).
-/// - auto: large is not built when the work-groups cannot run in it (the
-///   decision's workgroupLimit says why) and not kept when its binary
-///   cannot launch; when small overflows the per-thread scratch, large is
-///   tried (more registers, fewer spills); IGC's auto flag choosing a mode
-///   that cannot launch falls back to a small build.
-/// - default: a scratch overflow tries large as auto does.
-/// When no mode fits, the error carries the sizes.
-llvm::Expected<GRFDecision>
-decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-          BuildPlan plan, const LaunchLimits &limits,
-          llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
-
-/// The decision over an explicit `ladder` of builds (getBuildLadder of the
-/// device, smallest first): measured `auto` builds the first rung (or the
-/// plan's), then climbs to the next only while the last build spills more
-/// than spillThreshold (or overflows the per-thread scratch) and the next
-/// rung's work-group limit allows; a larger rung is kept only when it spills
-/// strictly less than the best so far. The reason says where and why the
-/// climb stopped. Default and IGC's auto flag climb it after a scratch
-/// overflow; forced modes build once.
-llvm::Expected<GRFDecision>
-decideGRF(GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-          BuildPlan plan, llvm::ArrayRef<BuildGRF> ladder,
+decideGRF(GRFMode mode, AutoStrategy strategy, int64_t spillThreshold,
+          AutoPlan plan, llvm::ArrayRef<BuildGRF> ladder,
           const LaunchLimits &limits,
           llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
 

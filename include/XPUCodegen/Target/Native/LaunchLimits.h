@@ -50,8 +50,8 @@ std::vector<std::string> exemptUnlaunchable(LaunchLimits &limits);
 /// with `strictLaunch` an OutOfResourcesError before anything is built, as
 /// is any other kernel that cannot launch in any mode (checkAnyMode).
 llvm::Expected<GRFDecision> decideLaunchableGRF(
-    GRFPolicy policy, AutoStrategy strategy, int64_t spillThreshold,
-    BuildPlan plan, llvm::ArrayRef<BuildGRF> ladder, LaunchLimits limits,
+    GRFMode policy, AutoStrategy strategy, int64_t spillThreshold,
+    AutoPlan plan, llvm::ArrayRef<BuildGRF> ladder, LaunchLimits limits,
     bool strictLaunch,
     llvm::function_ref<llvm::Expected<BuildAttempt>(BuildGRF)> build);
 

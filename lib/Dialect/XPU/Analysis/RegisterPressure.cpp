@@ -118,10 +118,7 @@ RegisterPressureAnalysis::RegisterPressureAnalysis(Operation *op) {
           handOver.add(value, inner, liveness, valueBytes);
       }
       bytes -= handOver.countedTwice();
-      if (bytes > peakLiveBytes || !peakOperation) {
-        peakLiveBytes = bytes;
-        peakOperation = &inner;
-      }
+      peakLiveBytes = std::max(peakLiveBytes, bytes);
     }
   });
 }

@@ -49,15 +49,12 @@ public:
 
   /// Peak bytes live at once per lane.
   int64_t getPeakLiveBytes() const { return peakLiveBytes; }
-  /// The operation where the peak occurs (null for an empty body).
-  Operation *getPeakOperation() const { return peakOperation; }
 
   /// Bytes one lane holds of a value of type `type`.
   static int64_t getBytesPerLane(Type type);
 
 private:
   int64_t peakLiveBytes = 0;
-  Operation *peakOperation = nullptr;
 };
 
 /// What one lane can hold in the small register file of a device, at the

@@ -221,11 +221,13 @@ def XPU_AutoPlanMeasure : I32EnumAttrCase<"Measure", 0, "measure">;
 def XPU_AutoPlanSmall : I32EnumAttrCase<"PredictSmall", 1, "predict_small">;
 def XPU_AutoPlanLarge : I32EnumAttrCase<"PredictLarge", 2, "predict_large">;
 def XPU_AutoPlanSpeculate : I32EnumAttrCase<"Speculate", 3, "speculate">;
+def XPU_AutoPlanLargeUnverified
+    : I32EnumAttrCase<"PredictLargeUnverified", 4, "predict_large_unverified">;
 
 def XPU_AutoPlan : I32EnumAttr<"AutoPlan",
     "which builds xpu-native-codegen runs for an auto module",
     [XPU_AutoPlanMeasure, XPU_AutoPlanSmall, XPU_AutoPlanLarge,
-     XPU_AutoPlanSpeculate]> {
+     XPU_AutoPlanSpeculate, XPU_AutoPlanLargeUnverified]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::xpu";
 }
@@ -244,7 +246,11 @@ def XPU_AutoPlanAttr : EnumAttr<XPU_Dialect, XPU_AutoPlan, "auto_plan"> {
     * `predict_large`: confidently over: build large only, skipping the small
       build; if large spills, build small too and keep the lesser spill;
     * `speculate`: uncertain: build small and large concurrently and keep
-      what measured `auto` would keep.
+      what measured `auto` would keep;
+    * `predict_large_unverified`: `predict_large` trusted: build large only,
+      even when it spills. Never written by `xpu-select-grf-mode`: it is
+      what `predict_large` becomes under `xpu-native-codegen`'s
+      `verify-predicted-large=false`, and the plan its report names.
 
     Example: `xpu.auto_plan = #xpu.auto_plan<predict_large>`.
   }];
