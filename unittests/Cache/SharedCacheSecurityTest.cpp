@@ -144,6 +144,35 @@ TEST(SharedCacheSecurityTest, PasswordFromFileOrEnvironmentNotInId) {
   EXPECT_EQ((*config)->url.password, "in-url");
 }
 
+TEST(SharedCacheSecurityTest, OptionsOverTheEnvironment) {
+  TempDir dir;
+  writeKeyPair(dir, "team");
+  ::setenv("XPU_CODEGEN_CACHE_SIGN_KEY", dir.file("missing.pem").c_str(), 1);
+  auto unset =
+      make_scope_exit([] { ::unsetenv("XPU_CODEGEN_CACHE_SIGN_KEY"); });
+  // The variable's file is missing: an error naming the variable.
+  auto cache = CompileCache::open(dir.file("cache"), "redis://127.0.0.1:1");
+  ASSERT_FALSE(bool(cache));
+  EXPECT_NE(toString(cache.takeError()).find("XPU_CODEGEN_CACHE_SIGN_KEY"),
+            std::string::npos);
+  // An option wins over the variable; its errors name the option.
+  SharedCacheSecurity security;
+  security.signKeyFile = dir.file("team.pem");
+  security.trustFiles = {dir.file("team.pub")};
+  cache =
+      CompileCache::open(dir.file("cache"), "redis://127.0.0.1:1", security);
+  ASSERT_TRUE(bool(cache)) << toString(cache.takeError());
+  const SharedCacheConfig &config = (*cache)->getSharedTier()->getConfig();
+  ASSERT_TRUE(config.signer && config.trust);
+  EXPECT_TRUE(config.trust->trusts(config.signer->getPublicKey()));
+  security.trustFiles = {dir.file("team.pem.missing")};
+  cache =
+      CompileCache::open(dir.file("cache"), "redis://127.0.0.1:1", security);
+  ASSERT_FALSE(bool(cache));
+  EXPECT_NE(toString(cache.takeError()).find("invalid cache-trust"),
+            std::string::npos);
+}
+
 TEST(EntrySigningTest, SignedForItsKeyByATrustedSigner) {
   TempDir dir;
   writeKeyPair(dir, "team");

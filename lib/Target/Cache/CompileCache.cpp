@@ -406,9 +406,10 @@ static std::string getSharedIdentityKey(StringRef context) {
 }
 
 llvm::Expected<std::optional<CompileCache>>
-CompileCache::open(llvm::StringRef cacheDir, llvm::StringRef cacheUrl) {
+CompileCache::open(llvm::StringRef cacheDir, llvm::StringRef cacheUrl,
+                   const SharedCacheSecurity &security) {
   llvm::Expected<std::optional<SharedCacheConfig>> shared =
-      resolveSharedCache(cacheUrl);
+      resolveSharedCache(cacheUrl, security);
   if (!shared)
     return shared.takeError();
   std::optional<std::string> directory = resolveDirectory(cacheDir);

@@ -50,13 +50,15 @@ public:
   /// else disabled.
   static std::optional<std::string> resolveDirectory(llvm::StringRef option);
 
-  /// The cache for the `cache-dir` and `cache-url` option values
-  /// (resolveDirectory, resolveSharedCache): std::nullopt when the directory
-  /// is disabled; an error for an invalid URL (or environment setting).
-  /// Every user of the cache should open it this way, so that it gets the
-  /// shared tier too.
+  /// The cache for the `cache-dir` and `cache-url` option values and the
+  /// shared tier's security options (resolveDirectory, resolveSharedCache;
+  /// empty security fields: the environment's): std::nullopt when the
+  /// directory is disabled; an error for an invalid URL, key or secret file
+  /// (or environment setting). Every user of the cache should open it this
+  /// way, so that it gets the shared tier too.
   static llvm::Expected<std::optional<CompileCache>>
-  open(llvm::StringRef cacheDir, llvm::StringRef cacheUrl);
+  open(llvm::StringRef cacheDir, llvm::StringRef cacheUrl,
+       const SharedCacheSecurity &security = {});
 
   /// A cache rooted at `directory`, with `shared` (if any) as its second
   /// tier; nothing is created until the first store.
