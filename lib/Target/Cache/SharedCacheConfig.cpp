@@ -135,11 +135,10 @@ Error resolveSecurity(SharedCacheConfig &config,
     Expected<std::shared_ptr<const EntrySigner>> signer =
         EntrySigner::load(security.signKeyFile);
     if (!signer)
-      return configError(
-          "invalid " +
-          origin(!options.signKeyFile.empty(), "cache-sign-key",
-                 "XPU_CODEGEN_CACHE_SIGN_KEY") +
-          ": " + toString(signer.takeError()));
+      return configError("invalid " +
+                         origin(!options.signKeyFile.empty(), "cache-sign-key",
+                                "XPU_CODEGEN_CACHE_SIGN_KEY") +
+                         ": " + toString(signer.takeError()));
     config.signer = std::move(*signer);
   }
   if (!security.trustFiles.empty()) {
