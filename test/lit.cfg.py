@@ -185,6 +185,7 @@ if _has_level_zero_device():
 
 # The style check needs clang-format and a git checkout.
 import shutil
-if shutil.which("clang-format") and os.path.isdir(
+# (A worktree's .git is a file: it is a checkout too.)
+if shutil.which("clang-format") and os.path.exists(
         os.path.join(config.xpu_src_root, ".git")):
     config.available_features.add("clang-format")
