@@ -33,20 +33,17 @@ static void addHostLowering(OpPassManager &pm,
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
-/// The options that can change what the pipeline makes of a module, for
-/// the module cache's keys: all of them (options added later included) but
-/// those that only say where results go and how fast they come.
-static std::string
-getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
+std::string
+mlir::xpu::getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
+  // Every option but those that only say where results go and how fast
+  // they come, left at their type's empty value: options added later are in
+  // the key unless their line in CodegenOptions.def says otherwise.
   CodegenPipelineOptions keyed;
   keyed.copyOptionValuesFrom(options);
-  keyed.jobs = 0;
-  keyed.cacheDir = "";
-  keyed.cacheUrl = "";
-  // The compiler's identity is in every key; where it is installed is not.
-  keyed.compilerRoot = "";
-  keyed.cacheMaxSize = "";
-  keyed.report = "";
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  if (CodegenOptionRole::ROLE != CodegenOptionRole::Keyed)                     \
+    keyed.FIELD = TYPE();
+#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
   std::string text;
   llvm::raw_string_ostream os(text);
   keyed.print(os);
@@ -87,24 +84,10 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
 
   // The cache level before lowering: a module compiled before is replaced by
   // its binaries here and skips everything below.
-  XPUModuleCacheOptions moduleCache;
-  moduleCache.cacheDir = options.cacheDir;
-  moduleCache.cacheUrl = options.cacheUrl;
-  moduleCache.compilerRoot = options.compilerRoot;
-  moduleCache.backend = options.backend;
-  moduleCache.pipelineKey = getModuleCachePipelineKey(options);
-  pm.addPass(createXPUModuleCache(moduleCache));
+  pm.addPass(createXPUModuleCache(options, getModuleCachePipelineKey(options)));
 
   // The workers of what is left to compile load IGC while it is lowered.
-  XPUStartWorkersOptions startWorkers;
-  startWorkers.backend = options.backend;
-  startWorkers.cacheDir = options.cacheDir;
-  startWorkers.cacheUrl = options.cacheUrl;
-  startWorkers.compilerRoot = options.compilerRoot;
-  startWorkers.jobs = options.jobs;
-  startWorkers.timeoutMs = options.timeoutMs;
-  startWorkers.memoryLimitMiB = options.memoryLimitMiB;
-  pm.addPass(createXPUStartWorkers(startWorkers));
+  pm.addPass(createXPUStartWorkers(options));
 
   // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
   // a time; a module that fails is marked and reported at the end.
@@ -126,26 +109,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   emit.keepGoing = true;
   emit.jobs = options.jobs;
   pm.addPass(createXPUEmitSPIRV(emit));
-  XPUNativeCodegenOptions native;
-  native.backend = options.backend;
-  native.spillThreshold = options.spillThreshold;
-  native.autoStrategy = options.autoStrategy;
-  native.cacheDir = options.cacheDir;
-  native.cacheUrl = options.cacheUrl;
-  native.compilerRoot = options.compilerRoot;
-  native.jobs = options.jobs;
-  native.cacheMaxSize = options.cacheMaxSize;
-  native.report = options.report;
-  native.remarks = options.remarks;
-  native.verifyPredictedLarge = options.verifyPredictedLarge;
-  native.verifyDeterminism = options.verifyDeterminism;
-  native.validateSPIRV = options.validateSPIRV;
-  native.timeoutMs = options.timeoutMs;
-  native.memoryLimitMiB = options.memoryLimitMiB;
-  native.maxWorkGroupSize = options.maxWorkGroupSize;
-  native.strictLaunch = options.strictLaunch;
-  native.nRegsDefault = options.nRegsDefault;
-  pm.addPass(createXPUNativeCodegen(native, results));
+  pm.addPass(createXPUNativeCodegen(options, results));
 
   // Stock mlir-translate reads the host module only without #xpu attributes.
   if (options.host || options.xevmObjects) {

@@ -7,14 +7,15 @@
 #include "CompileCommon.h"
 
 #include "XPUCodegen/Device/DeviceTable.h"
-#include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <pthread.h>
 #include <thread>
@@ -45,6 +46,25 @@ std::optional<AutoStrategy> python::parseAutoStrategy(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
+std::string python::getPythonName(llvm::StringRef name) {
+  std::string python = name.str();
+  std::replace(python.begin(), python.end(), '-', '_');
+  return python;
+}
+
+/// The first mistake of `options` by the list's checks (of option `only`
+/// alone when given), spelled with the Python names.
+static std::optional<std::string> checkListed(const CompileOptions &options,
+                                              llvm::StringRef only = "") {
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  if (only.empty() || only == getPythonName(NAME))                             \
+    if (llvm::Error error = checkCodegenOptionValue(                           \
+            CodegenOptionCheck::CHECK, getPythonName(NAME), options.FIELD))    \
+      return llvm::toString(std::move(error));
+#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+  return std::nullopt;
+}
+
 /// Checks what needs no compiler; an error is reported against `location`.
 bool python::checkOptions(const CompileOptions &options,
                           llvm::StringRef location, CompileOutcome &outcome) {
@@ -58,26 +78,95 @@ bool python::checkOptions(const CompileOptions &options,
     return fail("unknown GRF mode '" + options.grfMode +
                 "'; valid: small, large, xlarge, auto, default, or a register "
                 "count (32, 64, 96, 128, 160, 192, 256, 512)");
-  if (!parseBackend(options.backend))
-    return fail("unknown backend '" + options.backend +
-                "'; valid: auto, ocloc, level-zero");
-  if (!parseAutoStrategy(options.autoStrategy))
-    return fail("unknown auto strategy '" + options.autoStrategy +
-                "'; valid: measure, igc");
-  if (options.spillThreshold < 0)
-    return fail("spill threshold must be >= 0 bytes");
-  if (options.nRegsDefault != 0 && options.nRegsDefault != 128)
-    return fail("n_regs_default must be 0 or 128");
-  if (llvm::Error error = checkWorkerLimits(
-          WorkerLimits{options.memoryLimitMiB, options.timeoutMs}))
-    return fail(llvm::toString(std::move(error)));
-  // The URL (or $XPU_CODEGEN_CACHE_URL); the server itself is never an
-  // error.
-  if (llvm::Expected<std::optional<SharedCacheConfig>> shared =
-          resolveSharedCache(options.cacheUrl);
-      !shared)
-    return fail(llvm::toString(shared.takeError()));
+  if (std::optional<std::string> problem = checkListed(options))
+    return fail(*problem);
   return true;
+}
+
+/// Sets `field` from the Python value of option `name`.
+template <typename T>
+static void setOption(T &field, llvm::StringRef name, py::handle value) {
+  if constexpr (std::is_enum_v<T>) {
+    std::optional<T> parsed = parseOptionValue<T>(py::cast<std::string>(value));
+    if (!parsed)
+      throw py::value_error(
+          (name + " has no value '" + py::cast<std::string>(value) + "'")
+              .str());
+    field = *parsed;
+  } else {
+    field = py::cast<T>(value);
+  }
+}
+
+CompileOptions python::parseCompileOptions(const py::kwargs &keywords) {
+  CompileOptions options;
+  for (auto [key, value] : keywords) {
+    std::string name = py::cast<std::string>(key);
+    bool known = false;
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  if (!known && name == getPythonName(NAME)) {                                 \
+    setOption(options.FIELD, name, value);                                     \
+    known = true;                                                              \
+  }
+#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+    if (!known)
+      throw py::type_error("unknown compile option '" + name + "'");
+  }
+  return options;
+}
+
+/// An option's default as a Python value of its kind.
+static py::object getPythonDefault(const CodegenOptionInfo &info) {
+  switch (info.kind) {
+  case CodegenOptionKind::Flag:
+    return py::bool_(info.defaultValue == "true");
+  case CodegenOptionKind::Integer: {
+    int64_t value = 0;
+    (void)info.defaultValue.getAsInteger(10, value);
+    return py::int_(value);
+  }
+  case CodegenOptionKind::Text:
+  case CodegenOptionKind::Choice:
+    break;
+  }
+  return py::str(info.defaultValue.str());
+}
+
+void python::defineOptionList(py::module_ &module) {
+  module.def(
+      "codegen_options",
+      [] {
+        static constexpr const char *kKinds[] = {"text", "integer", "flag",
+                                                 "choice"};
+        static constexpr const char *kRoles[] = {"keyed", "location", "speed"};
+        py::list options;
+        for (const CodegenOptionInfo &info : getCodegenOptionInfos()) {
+          py::dict option;
+          option["name"] = getPythonName(info.name);
+          option["option"] = info.name.str();
+          option["kind"] = kKinds[unsigned(info.kind)];
+          option["default"] = getPythonDefault(info);
+          option["role"] = kRoles[unsigned(info.role)];
+          option["description"] = info.description.str();
+          options.append(std::move(option));
+        }
+        return options;
+      },
+      "The compile options (CodegenOptions.def), in order: name (Python), "
+      "option (pass option), kind, default, role, description.");
+  module.def(
+      "check_option",
+      [](const std::string &name, py::handle value) -> py::object {
+        py::kwargs keywords;
+        keywords[py::str(name)] = value;
+        if (std::optional<std::string> problem =
+                checkListed(parseCompileOptions(keywords), name))
+          return py::str(*problem);
+        return py::none();
+      },
+      py::arg("name"), py::arg("value"),
+      "The mistake in option `name` set to `value` (the message every front "
+      "end gives), or None.");
 }
 
 /// Text for Python: diagnostics quote the user's source, which need not be
@@ -146,55 +235,6 @@ py::dict python::toPython(const CompileOutcome &outcome) {
   result["diagnostics"] = toText(outcome.diagnostics);
   result["modules"] = std::move(modules);
   return result;
-}
-
-/// The options that the Python half passes as keywords beyond the first
-/// seven: absent keys keep their defaults.
-void python::applyExtraOptions(CompileOptions &options, const py::dict &extra) {
-  for (auto [key, value] : extra) {
-    std::string name = py::cast<std::string>(key);
-    if (name == "flags")
-      options.flags = py::cast<std::string>(value);
-    else if (name == "cache_url")
-      options.cacheUrl = py::cast<std::string>(value);
-    else if (name == "compiler_root")
-      options.compilerRoot = py::cast<std::string>(value);
-    else if (name == "timeout_ms")
-      options.timeoutMs = py::cast<uint64_t>(value);
-    else if (name == "memory_limit_mb")
-      options.memoryLimitMiB = py::cast<uint64_t>(value);
-    else if (name == "validate") {
-      std::optional<SPIRVValidation> validation =
-          parseSPIRVValidation(py::cast<std::string>(value));
-      if (!validation)
-        throw py::value_error("validate must be warn, strict or off");
-      options.validation = *validation;
-    } else if (name == "subgroup_size")
-      options.subgroupSize = py::cast<int>(value);
-    else if (name == "max_workgroup_size")
-      options.maxWorkGroupSize = py::cast<uint64_t>(value);
-    else if (name == "n_regs_default")
-      options.nRegsDefault = py::cast<int64_t>(value);
-    else if (name == "link")
-      options.link = py::cast<bool>(value);
-    else
-      throw py::type_error("unknown compile option '" + name + "'");
-  }
-}
-
-CompileOptions python::makeOptions(std::string arch, std::string grfMode,
-                                   std::string backend, int64_t spillThreshold,
-                                   std::string autoStrategy,
-                                   std::string cacheDir, unsigned jobs) {
-  CompileOptions options;
-  options.arch = std::move(arch);
-  options.grfMode = std::move(grfMode);
-  options.backend = std::move(backend);
-  options.spillThreshold = spillThreshold;
-  options.autoStrategy = std::move(autoStrategy);
-  options.cacheDir = std::move(cacheDir);
-  options.jobs = jobs;
-  return options;
 }
 
 std::atomic<bool> python::shuttingDown{false};

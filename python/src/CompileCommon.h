@@ -16,6 +16,7 @@
 #ifndef XPUCODEGEN_PYTHON_COMPILECOMMON_H
 #define XPUCODEGEN_PYTHON_COMPILECOMMON_H
 
+#include "XPUCodegen/Target/Codegen/CodegenOptions.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -27,38 +28,52 @@
 #include <atomic>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mlir::xpu::python {
 
-/// Options shared by both inputs, as the Python half passes them (strings
-/// already validated there; checked again here because the extension
-/// modules are importable on their own).
+/// The type an option has in this binding: the list's, but the GRF mode
+/// by its name (as Python passes it; checkOptions reads it).
+template <typename T> struct BindingType { using type = T; };
+template <> struct BindingType<GRFMode> { using type = std::string; };
+
+std::optional<BackendKind> parseBackend(llvm::StringRef name);
+std::optional<AutoStrategy> parseAutoStrategy(llvm::StringRef name);
+
+/// The value `text` spells for an option of binding type `T`.
+template <typename T> std::optional<T> parseOptionValue(llvm::StringRef text) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return text.str();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (text != "true" && text != "false")
+      return std::nullopt;
+    return text == "true";
+  } else if constexpr (std::is_same_v<T, BackendKind>) {
+    return parseBackend(text);
+  } else if constexpr (std::is_same_v<T, AutoStrategy>) {
+    return parseAutoStrategy(text);
+  } else if constexpr (std::is_same_v<T, SPIRVValidation>) {
+    return parseSPIRVValidation(text);
+  } else {
+    T value{};
+    if (text.getAsInteger(10, value))
+      return std::nullopt;
+    return value;
+  }
+}
+
+/// The compile options of one call: every option of CodegenOptions.def,
+/// at its default until a keyword sets it.
 struct CompileOptions {
-  std::string arch;
-  std::string grfMode;
-  std::string backend;
-  int64_t spillThreshold = 0;
-  std::string autoStrategy;
-  std::string cacheDir;
-  /// The shared cache tier (`cache-url`); empty: $XPU_CODEGEN_CACHE_URL.
-  std::string cacheUrl;
-  /// The compiler root (`compiler-root`); empty: $XPU_CODEGEN_COMPILER_ROOT.
-  std::string compilerRoot;
-  unsigned jobs = 0;
-  /// Extra build options (the pass option `flags`).
-  std::string flags;
-  uint64_t timeoutMs = 300000;
-  uint64_t memoryLimitMiB = 8192;
-  SPIRVValidation validation = SPIRVValidation::Warn;
-  /// MLIR input: the sub-group size kernels require unless they set their
-  /// own (-1: the device's default; 0: none).
-  int subgroupSize = -1;
-  uint64_t maxWorkGroupSize = 0;
-  int64_t nRegsDefault = 0;
-  /// MLIR input: link modules that build alike (the pipeline's `link`).
-  bool link = true;
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  typename BindingType<TYPE>::type FIELD =                                     \
+      *parseOptionValue<typename BindingType<TYPE>::type>(DEFAULT);
+#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
 };
+
+/// An option's name in Python: `timeout_ms` for `timeout-ms`.
+std::string getPythonName(llvm::StringRef name);
 
 /// One compiled (or failed) module.
 struct ModuleOutcome {
@@ -79,9 +94,6 @@ struct CompileOutcome {
   void addError(const llvm::Twine &message);
 };
 
-std::optional<BackendKind> parseBackend(llvm::StringRef name);
-std::optional<AutoStrategy> parseAutoStrategy(llvm::StringRef name);
-
 /// Checks what needs no compiler; an error is reported against `location`.
 bool checkOptions(const CompileOptions &options, llvm::StringRef location,
                   CompileOutcome &outcome);
@@ -100,14 +112,15 @@ pybind11::dict toPython(const CompileOutcome &outcome);
 /// (ResultFields.def) as an attribute named after it in upper case
 /// (`fields.SPILL_SIZE == "spill_size"`), for Python's reader.
 void defineResultFields(pybind11::module_ &module);
-/// The options that the Python half passes as keywords beyond the first
-/// seven: absent keys keep their defaults.
-void applyExtraOptions(CompileOptions &options, const pybind11::dict &extra);
 
-CompileOptions makeOptions(std::string arch, std::string grfMode,
-                           std::string backend, int64_t spillThreshold,
-                           std::string autoStrategy, std::string cacheDir,
-                           unsigned jobs);
+/// The options of a call from its keywords (Python names): absent ones keep
+/// their defaults; an unknown one is a TypeError, a value of the wrong type
+/// a ValueError.
+CompileOptions parseCompileOptions(const pybind11::kwargs &keywords);
+
+/// Defines `codegen_options` (the list: name, kind, default, role,
+/// description) and `check_option` on `module`.
+void defineOptionList(pybind11::module_ &module);
 
 //===----------------------------------------------------------------------===//
 // Calls into native code, and interpreter exit

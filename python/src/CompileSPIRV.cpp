@@ -43,19 +43,7 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   if (!checkOptions(options, location, outcome))
     return outcome;
 
-  NativeCodegenOptions driverOptions;
-  driverOptions.backend = *parseBackend(options.backend);
-  driverOptions.spillThreshold = options.spillThreshold;
-  driverOptions.autoStrategy = *parseAutoStrategy(options.autoStrategy);
-  driverOptions.cacheDir = options.cacheDir;
-  driverOptions.cacheUrl = options.cacheUrl;
-  driverOptions.compilerRoot = options.compilerRoot;
-  driverOptions.jobs = options.jobs;
-  driverOptions.limits.timeoutMs = options.timeoutMs;
-  driverOptions.limits.memoryMiB = options.memoryLimitMiB;
-  driverOptions.validation = options.validation;
-  driverOptions.maxWorkGroupSize = options.maxWorkGroupSize;
-  driverOptions.nRegsDefault = options.nRegsDefault;
+  NativeCodegenOptions driverOptions = getNativeCodegenOptions(options);
   llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
       NativeCodegenDriver::create(driverOptions);
   if (!driver) {
@@ -116,21 +104,15 @@ void mlir::xpu::python::defineCompileSPIRV(py::module_ &m) {
   m.def(
       "compile_spirv",
       [](const std::vector<std::pair<std::string, py::bytes>> &inputs,
-         std::string arch, std::string grfMode, std::string backend,
-         int64_t spillThreshold, std::string autoStrategy, std::string cacheDir,
-         unsigned jobs, const py::kwargs &extra) {
+         const py::kwargs &keywords) {
         std::vector<SPIRVInput> copies;
         for (const auto &[name, bytes] : inputs)
           copies.emplace_back(name, std::string(bytes));
-        CompileOptions options = makeOptions(
-            std::move(arch), std::move(grfMode), std::move(backend),
-            spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
-        applyExtraOptions(options, extra);
+        CompileOptions options = parseCompileOptions(keywords);
         return toPython(runNative([&] { return compileSPIRV(copies, options); },
                                   refusedAtExit()));
       },
-      py::arg("inputs"), py::arg("arch"), py::arg("grf_mode"),
-      py::arg("backend"), py::arg("spill_threshold"), py::arg("auto_strategy"),
-      py::arg("cache_dir"), py::arg("jobs"),
-      "Compiles SPIR-V modules [(name, bytes)] to native code.");
+      py::arg("inputs"),
+      "Compiles SPIR-V modules [(name, bytes)] to native code; the options "
+      "(codegen_options()) as keywords.");
 }

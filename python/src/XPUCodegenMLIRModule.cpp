@@ -93,24 +93,22 @@ std::vector<NativeObject> collectNativeObjects(ModuleOp module) {
   return objects;
 }
 
-/// The pipeline's options from the Python call's.
+/// Sets a pipeline option of type `T` from the binding's value of it (the
+/// GRF mode by its name).
+template <typename T, typename Option, typename Value>
+void setPipelineOption(Option &option, const Value &value) {
+  if constexpr (std::is_same_v<T, GRFMode>)
+    option = *symbolizeGRFMode(value);
+  else
+    option = value;
+}
+
+/// The pipeline's options from the Python call's (checked).
 void setPipelineOptions(const CompileOptions &options,
                         CodegenPipelineOptions &pipeline) {
-  pipeline.arch = options.arch;
-  pipeline.grfMode = *symbolizeGRFMode(options.grfMode);
-  pipeline.backend = *parseBackend(options.backend);
-  pipeline.spillThreshold = options.spillThreshold;
-  pipeline.autoStrategy = *parseAutoStrategy(options.autoStrategy);
-  pipeline.cacheDir = options.cacheDir;
-  pipeline.cacheUrl = options.cacheUrl;
-  pipeline.compilerRoot = options.compilerRoot;
-  pipeline.jobs = options.jobs;
-  pipeline.flags = options.flags;
-  pipeline.maxWorkGroupSize = options.maxWorkGroupSize;
-  pipeline.validateSPIRV = options.validation;
-  pipeline.subgroupSize = options.subgroupSize;
-  pipeline.nRegsDefault = options.nRegsDefault;
-  pipeline.link = options.link;
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  setPipelineOption<TYPE>(pipeline.FIELD, options.FIELD);
+#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
 }
 
 /// The binary that holds the kernels of `report`: the one a split part
@@ -234,23 +232,16 @@ PYBIND11_MODULE(_xpu_codegen_mlir, m) {
 
   m.def(
       "compile_mlir",
-      [](py::bytes text, std::string bufferName, std::string arch,
-         std::string grfMode, std::string backend, int64_t spillThreshold,
-         std::string autoStrategy, std::string cacheDir, unsigned jobs,
-         const py::kwargs &extra) {
+      [](py::bytes text, std::string bufferName, const py::kwargs &keywords) {
         std::string source(text);
-        CompileOptions options = makeOptions(
-            std::move(arch), std::move(grfMode), std::move(backend),
-            spillThreshold, std::move(autoStrategy), std::move(cacheDir), jobs);
-        applyExtraOptions(options, extra);
+        CompileOptions options = parseCompileOptions(keywords);
         return toPython(runNative(
             [&] {
               return compileMLIROnLargeStack(source, bufferName, options);
             },
             refusedAtExit()));
       },
-      py::arg("text"), py::arg("buffer_name"), py::arg("arch"),
-      py::arg("grf_mode"), py::arg("backend"), py::arg("spill_threshold"),
-      py::arg("auto_strategy"), py::arg("cache_dir"), py::arg("jobs"),
-      "Runs xpu-codegen-pipeline on MLIR text (UTF-8 bytes).");
+      py::arg("text"), py::arg("buffer_name"),
+      "Runs xpu-codegen-pipeline on MLIR text (UTF-8 bytes); the options "
+      "(codegen_options()) as keywords.");
 }

@@ -23,7 +23,6 @@
 #include "CompileCommon.h"
 
 #include "XPUCodegen/Device/DeviceTable.h"
-#include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/Native/Zebin.h"
@@ -107,18 +106,6 @@ static void defineLookups(py::module_ &m) {
       },
       py::arg("id"), "Canonical device name of a PCI device ID, or None.");
   m.def(
-      "check_cache_url",
-      [](const std::string &url) -> std::optional<std::string> {
-        llvm::Expected<std::optional<SharedCacheConfig>> shared =
-            resolveSharedCache(url);
-        if (shared)
-          return std::nullopt;
-        return llvm::toString(shared.takeError());
-      },
-      py::arg("url"),
-      "None when the cache_url value (empty: $XPU_CODEGEN_CACHE_URL) is "
-      "valid, else what is wrong with it.");
-  m.def(
       "describe_unknown_arch",
       [](const std::string &name) { return describeUnknownDevice(name); },
       py::arg("name"),
@@ -175,6 +162,7 @@ PYBIND11_MODULE(_xpu_codegen, m) {
   defineResultFields(m);
   defineReadZebin(m);
   defineShutdown(m);
+  defineOptionList(m);
   defineLookups(m);
   defineDeviceFacts(m);
 }

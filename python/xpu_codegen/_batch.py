@@ -10,7 +10,8 @@ from typing import Callable, List, Optional, Sequence, Tuple, Union
 from ._compile import Source, is_spirv
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv, _load_mlir_half
-from ._options import _check_link, _check_options, _check_subgroup_size
+from ._options import (_check_link, _check_options, _check_subgroup_size,
+                       _default)
 from ._outcome import _module_from_entry, _modules_of
 from ._types import CompileError, CompileWarning, Module
 from ._xpu_codegen import fields as F
@@ -130,12 +131,8 @@ def _check_batch_options(options: dict):
             raise TypeError(f"compile_many takes no {key}=: each source "
                             "names itself")
     subgroup_size = options.pop("subgroup_size", None)
-    link = _check_link(options.pop("link", True))
-    checked = _check_options(**{**dict(arch="pvc", grf_mode="auto",
-                                       backend="auto", spill_threshold=0,
-                                       cache_dir=None, jobs=0,
-                                       auto_strategy="measure"),
-                                **options})
+    link = _check_link(options.pop("link", _default("link")))
+    checked = _check_options(**options)
     if subgroup_size is not None:
         _check_subgroup_size(subgroup_size, checked["arch"])
     checked["link"] = link

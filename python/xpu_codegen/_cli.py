@@ -12,6 +12,7 @@ import warnings
 
 from . import _api
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
+from ._options import _default
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.+-]")
 
@@ -245,7 +246,7 @@ def _compile_options(args):
                    auto_strategy=args.auto_strategy, flags=args.flags,
                    timeout_ms=args.timeout_ms,
                    memory_limit_mb=args.memory_limit_mb,
-                   validate=args.validate,
+                   validate=args.validate_spirv,
                    max_workgroup_size=args.max_workgroup_size,
                    n_regs_default=args.n_regs_default, link=args.link)
     if args.subgroup_size is not None:
@@ -375,6 +376,16 @@ def _path(text):
     return text
 
 
+def _option(command, name, flag=None, **kwargs):
+    """``command``'s flag for compile option ``name``, with the default
+    the native option list gives it (shown in the help)."""
+    default = _default(name)
+    kwargs["help"] += f" (default: {default})"
+    command.add_argument(flag or "--" + name.replace("_", "-"),
+                         dest=name if flag else None, default=default,
+                         **kwargs)
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog="python3 -m xpu_codegen",
@@ -424,19 +435,15 @@ def _add_compile_command(commands):
 
 def _add_compiler_options(compile_):
     """``compile``'s options that are compile()'s."""
-    compile_.add_argument("--arch", default="pvc",
-                          help="Intel GPU device (default: pvc)")
-    compile_.add_argument("--grf-mode", default="auto", choices=_api.GRF_MODES,
-                          help="register file mode (default: auto)")
-    compile_.add_argument("--backend", default="auto", choices=_api.BACKENDS,
-                          help="native compiler (default: auto)")
-    compile_.add_argument("--auto-strategy", default="measure",
-                          choices=_api.AUTO_STRATEGIES,
-                          help="how auto is resolved (default: measure)")
-    compile_.add_argument("--spill-threshold", type=_non_negative, default=0,
-                          metavar="BYTES",
-                          help="auto: build large when small spills more "
-                               "(default: 0)")
+    _option(compile_, "arch", help="Intel GPU device")
+    _option(compile_, "grf_mode", choices=_api.GRF_MODES,
+            help="register file mode")
+    _option(compile_, "backend", choices=_api.BACKENDS,
+            help="native compiler")
+    _option(compile_, "auto_strategy", choices=_api.AUTO_STRATEGIES,
+            help="how auto is resolved")
+    _option(compile_, "spill_threshold", type=_non_negative, metavar="BYTES",
+            help="auto: build large when small spills more")
     compile_.add_argument("--cache-dir", metavar="DIR",
                           help="persistent cache ('none' disables)")
     compile_.add_argument("--cache-url", metavar="URL",
@@ -449,35 +456,28 @@ def _add_compiler_options(compile_):
                                "tools/install-compiler (default: "
                                "$XPU_CODEGEN_COMPILER_ROOT, else the "
                                "system's)")
-    compile_.add_argument("--jobs", type=_non_negative, default=0,
-                          metavar="N", help="parallel compiler workers "
-                                            "(default: hardware threads)")
-    compile_.add_argument("--flags", default="", metavar="FLAGS",
-                          help="extra IGC build options")
-    compile_.add_argument("--timeout-ms", type=_non_negative,
-                          default=_api.DEFAULT_TIMEOUT_MS, metavar="MS",
-                          help="wall-clock limit per compile (0: none; "
-                               f"default: {_api.DEFAULT_TIMEOUT_MS})")
-    compile_.add_argument("--memory-limit-mb", type=_non_negative,
-                          default=_api.DEFAULT_MEMORY_LIMIT_MB, metavar="MB",
-                          help="address space per compiler worker (0: none; "
-                               f"default: {_api.DEFAULT_MEMORY_LIMIT_MB})")
-    compile_.add_argument("--validate", default="warn",
-                          choices=_api.VALIDATE,
-                          help="what a SPIRV-Tools rejection is "
-                               "(default: warn)")
+    compile_.add_argument("--jobs", type=_non_negative,
+                          default=_default("jobs"), metavar="N",
+                          help="parallel compiler workers (default: "
+                               "hardware threads)")
+    _option(compile_, "flags", metavar="FLAGS",
+            help="extra IGC build options")
+    _option(compile_, "timeout_ms", type=_non_negative, metavar="MS",
+            help="wall-clock limit per compile (0: none)")
+    _option(compile_, "memory_limit_mb", type=_non_negative, metavar="MB",
+            help="address space per compiler worker (0: none)")
+    _option(compile_, "validate_spirv", flag="--validate",
+            choices=_api.VALIDATE, help="what a SPIRV-Tools rejection is")
     compile_.add_argument("--subgroup-size", type=_non_negative,
                           metavar="N",
                           help="MLIR input: the sub-group size kernels "
                                "require (default: the device's)")
     compile_.add_argument("--max-workgroup-size", type=_non_negative,
-                          default=0, metavar="N",
+                          default=_default("max_workgroup_size"), metavar="N",
                           help="work-items per work-group of kernels that "
                                "declare none (default: unknown)")
-    compile_.add_argument("--n-regs-default", type=int, default=0,
-                          choices=(0, 128),
-                          help="n_regs when the flags do not pin the GRF "
-                               "mode (default: 0)")
+    _option(compile_, "n_regs_default", type=int, choices=(0, 128),
+            help="n_regs when the flags do not pin the GRF mode")
     compile_.add_argument("--no-link", dest="link", action="store_false",
                           help="MLIR input: one binary per gpu.module "
                                "instead of linking modules that build alike "

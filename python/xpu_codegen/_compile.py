@@ -7,7 +7,8 @@ from typing import Optional, Union
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv
 from ._options import (DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_MS,
-                       _check_link, _check_options, _check_subgroup_size)
+                       _check_link, _check_options, _check_subgroup_size,
+                       _default)
 from ._outcome import _modules_of
 from ._types import CompileError, CompileWarning
 
@@ -22,18 +23,24 @@ def is_spirv(data: bytes) -> bool:
     return data[:4] in _SPIRV_MAGIC
 
 
-def compile(source: Source, *, arch: str = "pvc", grf_mode: str = "auto",
-            backend: str = "auto", spill_threshold: int = 0,
-            cache_dir: Optional[Union[str, os.PathLike]] = None, jobs: int = 0,
-            auto_strategy: str = "measure", name: str = "module",
-            filename: str = "<source>", flags: str = "",
+def compile(source: Source, *, arch: str = _default("arch"),
+            grf_mode: str = _default("grf_mode"),
+            backend: str = _default("backend"),
+            spill_threshold: int = _default("spill_threshold"),
+            cache_dir: Optional[Union[str, os.PathLike]] = None,
+            jobs: int = _default("jobs"),
+            auto_strategy: str = _default("auto_strategy"),
+            name: str = "module", filename: str = "<source>",
+            flags: str = _default("flags"),
             timeout_ms: int = DEFAULT_TIMEOUT_MS,
             memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
-            validate: str = "warn", subgroup_size: Optional[int] = None,
-            max_workgroup_size: int = 0, n_regs_default: int = 0,
+            validate: str = _default("validate_spirv"),
+            subgroup_size: Optional[int] = None,
+            max_workgroup_size: int = _default("max_workgroup_size"),
+            n_regs_default: int = _default("n_regs_default"),
             cache_url: Optional[str] = None,
             compiler_root: Optional[Union[str, os.PathLike]] = None,
-            link: bool = True):
+            link: bool = _default("link")):
     """Compiles MLIR text or SPIR-V to native code; returns a list of Module.
 
     ``source`` is either MLIR text (``str``: the whole

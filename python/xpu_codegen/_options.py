@@ -18,9 +18,20 @@ _GRF_REGISTERS = {"small": 128, "large": 256, "xlarge": 512, "128": 128,
 #: Accepted ``validate`` values: a SPIRV-Tools rejection is a warning, an
 #: error, or not checked.
 VALIDATE = ("warn", "strict", "off")
+#: The compile options, by Python name, as the native list declares them
+#: (CodegenOptions.def: name, option, kind, default, role, description).
+OPTIONS = {option["name"]: option
+           for option in _xpu_codegen.codegen_options()}
+
+
+def _default(name: str):
+    """The default of option ``name`` (its Python name)."""
+    return OPTIONS[name]["default"]
+
+
 #: Default per-compile time limit (ms) and per-worker memory limit (MiB).
-DEFAULT_TIMEOUT_MS = 300000
-DEFAULT_MEMORY_LIMIT_MB = 8192
+DEFAULT_TIMEOUT_MS = _default("timeout_ms")
+DEFAULT_MEMORY_LIMIT_MB = _default("memory_limit_mb")
 #: Accepted ``backend`` values.
 BACKENDS = ("auto", "ocloc", "level-zero")
 #: Accepted ``auto_strategy`` values.
@@ -48,10 +59,25 @@ def _check_int(name: str, value, maximum: int) -> int:
     return value
 
 
-def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
-                   auto_strategy, flags="", timeout_ms=DEFAULT_TIMEOUT_MS,
-                   memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB, validate="warn",
-                   max_workgroup_size=0, n_regs_default=0,
+def _check_listed(name: str, value):
+    """``value`` of option ``name``, by the native list's check: the same
+    message as every other front end gives."""
+    problem = _xpu_codegen.check_option(name, value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
+def _check_options(arch=_default("arch"), grf_mode=_default("grf_mode"),
+                   backend=_default("backend"),
+                   spill_threshold=_default("spill_threshold"),
+                   cache_dir=None, jobs=_default("jobs"),
+                   auto_strategy=_default("auto_strategy"),
+                   flags=_default("flags"), timeout_ms=DEFAULT_TIMEOUT_MS,
+                   memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB,
+                   validate=_default("validate_spirv"),
+                   max_workgroup_size=_default("max_workgroup_size"),
+                   n_regs_default=_default("n_regs_default"),
                    cache_url=None, compiler_root=None) -> dict:
     """The keyword arguments of the native compile functions."""
     arch = _resolve_arch(arch)
@@ -65,9 +91,11 @@ def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
         if "\0" in value:
             raise ValueError(f"{name} must not contain NUL characters")
     grf_mode = _check_grf_mode(grf_mode, arch)
-    if n_regs_default not in (0, 128) or isinstance(n_regs_default, bool):
+    if isinstance(n_regs_default, bool) or not isinstance(n_regs_default,
+                                                          int):
         raise ValueError(f"n_regs_default must be 0 or 128, got "
                          f"{n_regs_default!r}")
+    _check_listed("n_regs_default", n_regs_default)
     return dict(
         arch=arch,
         grf_mode=grf_mode,
@@ -83,7 +111,7 @@ def _check_options(arch, grf_mode, backend, spill_threshold, cache_dir, jobs,
         timeout_ms=_check_int("timeout_ms", timeout_ms, _MAX_LIMIT),
         memory_limit_mb=_check_int("memory_limit_mb", memory_limit_mb,
                                    _MAX_LIMIT),
-        validate=_check_choice("validate", validate, VALIDATE),
+        validate_spirv=_check_choice("validate", validate, VALIDATE),
         max_workgroup_size=_check_int("max_workgroup_size",
                                       max_workgroup_size, _MAX_LIMIT),
         n_regs_default=n_regs_default,
@@ -105,10 +133,7 @@ def _check_cache_url(cache_url) -> str:
         raise ValueError("cache_url must not contain NUL characters")
     # The URL, or $XPU_CODEGEN_CACHE_URL when None; the server is never
     # contacted here, and an unreachable one never fails a compile.
-    problem = _xpu_codegen.check_cache_url(cache_url)
-    if problem is not None:
-        raise ValueError(problem)
-    return cache_url
+    return _check_listed("cache_url", cache_url)
 
 
 def _check_path_option(name: str, value, empty_hint: str) -> str:

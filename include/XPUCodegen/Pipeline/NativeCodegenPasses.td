@@ -32,32 +32,11 @@ def XPUStartWorkers : Pass<"xpu-start-workers", "::mlir::ModuleOp"> {
     `xpu-codegen-pipeline` runs it right after `xpu-module-cache`; a fully
     cached run starts no process. On the pipeline benchmark's 64-module cold
     run it saves about 0.05 s of 1.1 s (IGC 2.40; docs/Rationale.md).
+
+    Options (xpu-native-codegen's, from the one list of
+    docs/CodegenOptions.md): `backend`, `cache-dir`, `cache-url`,
+    `compiler-root`, `jobs`, `timeout-ms`, `memory-limit-mb`.
   }];
-  let options = [
-    Option<"backend", "backend", "::mlir::xpu::BackendKind",
-           /*default=*/"::mlir::xpu::BackendKind::Auto",
-           "xpu-native-codegen's backend",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::BackendKind::Auto, "auto",
-                        "Level Zero with a matching Intel GPU, else ocloc"),
-             clEnumValN(::mlir::xpu::BackendKind::Ocloc, "ocloc",
-                        "IGC through libocloc (no GPU needed)"),
-             clEnumValN(::mlir::xpu::BackendKind::LevelZero, "level-zero",
-                        "the Level Zero driver's compiler"))}]>,
-    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
-           "xpu-native-codegen's cache-dir, where the compiler identity may "
-           "be cached">,
-    Option<"cacheUrl", "cache-url", "std::string", /*default=*/"\"\"",
-           "xpu-native-codegen's cache-url">,
-    Option<"compilerRoot", "compiler-root", "std::string",
-           /*default=*/"\"\"", "xpu-native-codegen's compiler-root">,
-    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
-           "xpu-native-codegen's jobs: workers to start (0: number of cores)">,
-    Option<"timeoutMs", "timeout-ms", "uint64_t", /*default=*/"300000",
-           "xpu-native-codegen's timeout-ms">,
-    Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",
-           /*default=*/"8192", "xpu-native-codegen's memory-limit-mb">,
-  ];
   let statistics = [
     Statistic<"numStarted", "started", "Runs that started workers early">,
   ];
@@ -133,99 +112,17 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
 
     `n_regs` is 128 or 256 when the flags pin the mode, else
     `n-regs-default` (0, or 128 as Triton reports it).
+
+    Options (from the one list of docs/CodegenOptions.md): `backend`,
+    `spill-threshold`, `auto-strategy`, `cache-dir`, `cache-url`,
+    `compiler-root`, `jobs`, `report`, `remarks`, `validate-spirv`,
+    `grf-mode` (for `#xevm.target` objects), `verify-predicted-large`,
+    `verify-determinism`, `timeout-ms`, `memory-limit-mb`,
+    `max-workgroup-size`, `strict-launch`, `n-regs-default`,
+    `cache-max-size`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
-  let options = [
-    Option<"backend", "backend", "::mlir::xpu::BackendKind",
-           /*default=*/"::mlir::xpu::BackendKind::Auto",
-           "Native compiler", [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::BackendKind::Auto, "auto",
-                        "Level Zero with a matching Intel GPU, else ocloc"),
-             clEnumValN(::mlir::xpu::BackendKind::Ocloc, "ocloc",
-                        "IGC through libocloc (no GPU needed)"),
-             clEnumValN(::mlir::xpu::BackendKind::LevelZero, "level-zero",
-                        "the Level Zero driver's compiler"))}]>,
-    Option<"spillThreshold", "spill-threshold", "int64_t", /*default=*/"0",
-           "auto: build large too when small spills more than this many "
-           "bytes">,
-    Option<"autoStrategy", "auto-strategy", "::mlir::xpu::AutoStrategy",
-           /*default=*/"::mlir::xpu::AutoStrategy::Measure",
-           "How auto is resolved", [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::AutoStrategy::Measure, "measure",
-                        "build small, and large when small spills"),
-             clEnumValN(::mlir::xpu::AutoStrategy::IGC, "igc",
-                        "one build with IGC's auto-large-GRF flag"))}]>,
-    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
-           "Persistent cache directory ('none' disables; default: "
-           "$XPU_CODEGEN_CACHE_DIR or ~/.cache/xpu-codegen)">,
-    Option<"cacheUrl", "cache-url", "std::string", /*default=*/"\"\"",
-           "Shared cache tier behind cache-dir, redis://host:port[/db] "
-           "('none' disables; default: $XPU_CODEGEN_CACHE_URL); an "
-           "unreachable server means local caching only">,
-    Option<"compilerRoot", "compiler-root", "std::string", /*default=*/"\"\"",
-           "The compiler: a directory holding an ocloc installation "
-           "(libocloc.so and its IGC, optionally with its own C/C++ runtime "
-           "and ld-linux-x86-64.so.2, through which workers then start), e.g. "
-           "Debian sid's IGC 2.x unpacked by tools/install-compiler (default: "
-           "$XPU_CODEGEN_COMPILER_ROOT, else the system's libocloc.so)">,
-    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
-           "Worker processes compiling in parallel (0: number of cores)">,
-    Option<"report", "report", "std::string", /*default=*/"\"\"",
-           "Write a JSON report of every decision to this path">,
-    Option<"remarks", "remarks", "bool", /*default=*/"false",
-           "Emit a remark explaining each module's GRF decision">,
-    Option<"validateSPIRV", "validate-spirv", "::mlir::xpu::SPIRVValidation",
-           /*default=*/"::mlir::xpu::SPIRVValidation::Warn",
-           "What a SPIRV-Tools rejection is", [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::SPIRVValidation::Warn, "warn",
-                        "a warning and a report entry; still compiled in "
-                        "the isolated worker"),
-             clEnumValN(::mlir::xpu::SPIRVValidation::Strict, "strict",
-                        "an error for that module"),
-             clEnumValN(::mlir::xpu::SPIRVValidation::Off, "off",
-                        "not validated (only the worker isolation stands "
-                        "between malformed SPIR-V and the host)"))}]>,
-    Option<"grfMode", "grf-mode", "::mlir::xpu::GRFMode",
-           /*default=*/"::mlir::xpu::GRFMode::Auto",
-           "GRF mode or register count for #xevm.target objects (small, "
-           "large, xlarge, auto, default; 32, 64, 96, 128, 160, 192, 256, "
-           "512)", "::mlir::xpu::getGRFModeOptionValues()">,
-    Option<"verifyPredictedLarge", "verify-predicted-large", "bool",
-           /*default=*/"false",
-           "When a module predicted large (xpu-select-grf-mode predict=true) "
-           "spills in large mode, build small too and keep the lesser. Off "
-           "by default: a large prediction is made only outside the "
-           "uncertain band, where no calibration kernel was best in small "
-           "(docs/RegisterPressure.md), so the build is saved">,
-    Option<"verifyDeterminism", "verify-determinism", "bool",
-           /*default=*/"false",
-           "Debugging: build every module twice (a cached build is compared "
-           "with a fresh one) and warn, naming the module and the differing "
-           "sections, when the compiler answers differently. The first "
-           "result is kept: the output does not change">,
-    Option<"timeoutMs", "timeout-ms", "uint64_t", /*default=*/"300000",
-           "Wall-clock limit per compile, in milliseconds (0: none)">,
-    Option<"memoryLimitMiB", "memory-limit-mb", "uint64_t",
-           /*default=*/"8192",
-           "Address-space limit per compiler worker, in MiB (0: none)">,
-    Option<"maxWorkGroupSize", "max-workgroup-size", "uint64_t",
-           /*default=*/"0",
-           "Work-items per work-group of kernels whose SPIR-V declares no "
-           "LocalSize (0: unknown)">,
-    Option<"strictLaunch", "strict-launch", "bool", /*default=*/"false",
-           "A kernel whose declared work-group (LocalSize) fits no GRF mode "
-           "fails its module (default: a warning; it is built and "
-           "constrains nothing)">,
-    Option<"nRegsDefault", "n-regs-default", "int64_t", /*default=*/"0",
-           "n_regs when the build flags do not pin the GRF mode (default, "
-           "IGC auto): 0 or 128">,
-    Option<"cacheMaxSize", "cache-max-size", "std::string",
-           /*default=*/"\"4g\"",
-           "Bound of the persistent cache (bytes, or with a k, m or g "
-           "suffix; 0: LLVM's default pruning only): least recently used "
-           "entries are pruned beyond it">,
-  ];
   let statistics = [
     Statistic<"numObjects", "objects", "SPIR-V objects compiled">,
     Statistic<"numFailed", "failed", "Objects that failed to compile">,

@@ -171,8 +171,8 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
     cache (`cache-dir` and `cache-url`, as `xpu-native-codegen`), keyed on
     the module's canonical form (with locations only when they carry debug
     information into the binary), `pipeline-key` (what else decides the
-    output: `xpu-codegen-pipeline` passes its options there, all but
-    `jobs`, `cache-dir`, `cache-url`, `cache-max-size` and `report`), the
+    output: `xpu-codegen-pipeline` passes its options of role Keyed there,
+    docs/CodegenOptions.md), the
     compiler identity of each target's backend, the project and LLVM
     versions and a format version.
 
@@ -191,29 +191,14 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
     identity is not cached yet cannot hit, and stores afterwards. Modules
     marked `xpu.error` are left alone, and failed modules are never stored.
     `cache-dir=none` disables the pass. See docs/Caching.md.
+
+    Options besides `pipeline-key` (as xpu-native-codegen's, from the one
+    list of docs/CodegenOptions.md): `backend` (for the compiler identity),
+    `cache-dir`, `cache-url`, `compiler-root`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
   let options = [
-    Option<"cacheDir", "cache-dir", "std::string", /*default=*/"\"\"",
-           "Persistent cache directory ('none' disables; default: "
-           "$XPU_CODEGEN_CACHE_DIR or ~/.cache/xpu-codegen)">,
-    Option<"backend", "backend", "::mlir::xpu::BackendKind",
-           /*default=*/"::mlir::xpu::BackendKind::Auto",
-           "Native compiler of xpu-native-codegen, for the compiler identity",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::BackendKind::Auto, "auto",
-                        "Level Zero with a matching Intel GPU, else ocloc"),
-             clEnumValN(::mlir::xpu::BackendKind::Ocloc, "ocloc",
-                        "IGC through libocloc (no GPU needed)"),
-             clEnumValN(::mlir::xpu::BackendKind::LevelZero, "level-zero",
-                        "the Level Zero driver's compiler"))}]>,
-    Option<"cacheUrl", "cache-url", "std::string", /*default=*/"\"\"",
-           "Shared cache tier, as xpu-native-codegen's cache-url "
-           "(redis://host:port[/db]; default: $XPU_CODEGEN_CACHE_URL)">,
-    Option<"compilerRoot", "compiler-root", "std::string", /*default=*/"\"\"",
-           "The compiler, as xpu-native-codegen's compiler-root (default: "
-           "$XPU_CODEGEN_COMPILER_ROOT, else the system's)">,
     Option<"pipelineKey", "pipeline-key", "std::string", /*default=*/"\"\"",
            "What else decides the output (the options of the later passes); "
            "part of every key">,

@@ -463,7 +463,18 @@ static double getCompileMs(const llvm::json::Value &report) {
 
 namespace {
 struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
-  using Base::Base;
+  XPU_MODULE_CACHE_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
+  ModuleCachePass() = default;
+  explicit ModuleCachePass(const XPUModuleCacheOptions &options)
+      : Base(options) {}
+  /// A clone: the options are copied by the pass manager.
+  ModuleCachePass(const ModuleCachePass &other) : Base(other) {}
+  ModuleCachePass(const CodegenPipelineOptions &options,
+                  StringRef pipelineKey) {
+    XPU_MODULE_CACHE_OPTIONS(XPU_COPY_OPTION)
+    this->pipelineKey = pipelineKey.str();
+  }
 
   void runOnOperation() override {
     std::optional<CompileCache> cache = openCompileCache(cacheDir, cacheUrl);
@@ -593,3 +604,9 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPUModuleCache(const CodegenPipelineOptions &options,
+                                StringRef pipelineKey) {
+  return std::make_unique<ModuleCachePass>(options, pipelineKey);
+}

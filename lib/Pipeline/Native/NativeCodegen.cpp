@@ -18,7 +18,6 @@
 
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
-#include "XPUCodegen/Target/Cache/SharedCache.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 
 namespace mlir::xpu {
@@ -174,30 +173,19 @@ void NativeCodegenRun::diagnose(Operation *binary, DiagnosticSeverity severity,
 namespace {
 struct NativeCodegenPass
     : public xpu::impl::XPUNativeCodegenBase<NativeCodegenPass> {
-  using Base::Base;
+  XPU_NATIVE_CODEGEN_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
+  NativeCodegenPass() = default;
+  /// A clone: the options are copied by the pass manager.
+  NativeCodegenPass(const NativeCodegenPass &other)
+      : Base(other), results(other.results) {}
+  explicit NativeCodegenPass(const CodegenPipelineOptions &options) {
+    XPU_NATIVE_CODEGEN_OPTIONS(XPU_COPY_OPTION)
+  }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     registerXPUTargetInterfaceExternalModels(registry);
-  }
-
-  /// cache-max-size in bytes, parsed by checkOptions.
-  uint64_t cacheMaxSizeBytes = kDefaultCacheMaxSize;
-
-  NativeCodegenOptions getDriverOptions() const {
-    NativeCodegenOptions options = getWorkerPoolOptions(
-        backend, cacheDir, cacheUrl, compilerRoot, jobs,
-        WorkerLimits{/*memoryMiB=*/memoryLimitMiB, /*timeoutMs=*/timeoutMs});
-    options.spillThreshold = spillThreshold;
-    options.autoStrategy = autoStrategy;
-    options.cacheMaxSize = cacheMaxSizeBytes;
-    options.validation = validateSPIRV;
-    options.verifyPredictedLarge = verifyPredictedLarge;
-    options.verifyDeterminism = verifyDeterminism;
-    options.maxWorkGroupSize = maxWorkGroupSize;
-    options.strictLaunch = strictLaunch;
-    options.nRegsDefault = nRegsDefault;
-    return options;
   }
 
   /// report= with no path is a usage error, as --report "" is in the CLI:
@@ -213,8 +201,11 @@ struct NativeCodegenPass
   }
 
   void runOnOperation() override {
-    if (failed(checkOptions()))
+    if (llvm::Error error = checkOptions()) {
+      mlir::emitError(getOperation().getLoc())
+          << "xpu-native-codegen: " << llvm::toString(std::move(error));
       return signalPassFailure();
+    }
     NativeCodegenRunOptions options;
     options.backend = backend;
     options.cacheDir = cacheDir;
@@ -224,7 +215,7 @@ struct NativeCodegenPass
     options.remarks = remarks;
     NativeCodegenRun run(getOperation(), options,
                          {numObjects, numFailed, numBuilds, numSplit});
-    if (failed(run.run(getDriverOptions(), report, results)))
+    if (failed(run.run(getNativeCodegenOptions(*this), report, results)))
       signalPassFailure();
   }
 
@@ -232,44 +223,17 @@ struct NativeCodegenPass
   /// collection), or null.
   CompileResults *results = nullptr;
 
-  /// The option values no parser checks, before anything compiles; sets
-  /// cacheMaxSizeBytes.
-  LogicalResult checkOptions() {
-    if (nRegsDefault != 0 && nRegsDefault != 128) {
-      mlir::emitError(getOperation().getLoc())
-          << "xpu-native-codegen: n-regs-default must be 0 or 128, got "
-          << nRegsDefault.getValue();
-      return failure();
-    }
-    if (spillThreshold < 0) {
-      mlir::emitError(getOperation().getLoc())
-          << "xpu-native-codegen: spill-threshold must be >= 0 bytes, got "
-          << spillThreshold.getValue();
-      return failure();
-    }
-    llvm::Expected<uint64_t> maxSize = parseCacheMaxSize(cacheMaxSize);
-    if (!maxSize) {
-      mlir::emitError(getOperation().getLoc())
-          << "xpu-native-codegen: " << llvm::toString(maxSize.takeError());
-      return failure();
-    }
-    cacheMaxSizeBytes = *maxSize;
-    // Checked before anything compiles: a bad URL (or
-    // $XPU_CODEGEN_CACHE_URL) is the user's error, unlike a bad server.
-    if (llvm::Expected<std::optional<SharedCacheConfig>> shared =
-            resolveSharedCache(cacheUrl);
-        !shared) {
-      mlir::emitError(getOperation().getLoc())
-          << "xpu-native-codegen: " << llvm::toString(shared.takeError());
-      return failure();
-    }
-    return success();
+  /// The option values no parser checks, before anything compiles.
+  llvm::Error checkOptions() {
+    NativeCodegenPass &options = *this;
+    XPU_NATIVE_CODEGEN_OPTIONS(XPU_CHECK_OPTION)
+    return llvm::Error::success();
   }
 };
 } // namespace
 
 std::unique_ptr<Pass>
-mlir::xpu::createXPUNativeCodegen(const XPUNativeCodegenOptions &options,
+mlir::xpu::createXPUNativeCodegen(const CodegenPipelineOptions &options,
                                   CompileResults *results) {
   auto pass = std::make_unique<NativeCodegenPass>(options);
   pass->results = results;

@@ -36,7 +36,14 @@ static bool hasModuleToCompile(ModuleOp root) {
 namespace {
 struct StartWorkersPass
     : public xpu::impl::XPUStartWorkersBase<StartWorkersPass> {
-  using Base::Base;
+  XPU_START_WORKERS_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
+  StartWorkersPass() = default;
+  /// A clone: the options are copied by the pass manager.
+  StartWorkersPass(const StartWorkersPass &other) : Base(other) {}
+  explicit StartWorkersPass(const CodegenPipelineOptions &options) {
+    XPU_START_WORKERS_OPTIONS(XPU_COPY_OPTION)
+  }
 
   void runOnOperation() override {
     markAllAnalysesPreserved();
@@ -50,3 +57,8 @@ struct StartWorkersPass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPUStartWorkers(const CodegenPipelineOptions &options) {
+  return std::make_unique<StartWorkersPass>(options);
+}

@@ -223,6 +223,30 @@ NativeCodegenOptions getWorkerPoolOptions(BackendKind backend,
                                           llvm::StringRef compilerRoot,
                                           unsigned jobs, WorkerLimits limits);
 
+/// The driver's options from a holder of CodegenOptions.def's options
+/// (the xpu-native-codegen pass, the Python binding's CompileOptions),
+/// whose values are checked already (checkCodegenOption).
+template <typename Options>
+NativeCodegenOptions getNativeCodegenOptions(const Options &options) {
+  NativeCodegenOptions result =
+      getWorkerPoolOptions(options.backend, options.cacheDir, options.cacheUrl,
+                           options.compilerRoot, options.jobs,
+                           WorkerLimits{/*memoryMiB=*/options.memoryLimitMiB,
+                                        /*timeoutMs=*/options.timeoutMs});
+  result.spillThreshold = options.spillThreshold;
+  result.autoStrategy = options.autoStrategy;
+  result.cacheMaxSize =
+      llvm::expectedToOptional(parseCacheMaxSize(options.cacheMaxSize))
+          .value_or(kDefaultCacheMaxSize);
+  result.validation = options.validateSPIRV;
+  result.verifyPredictedLarge = options.verifyPredictedLarge;
+  result.verifyDeterminism = options.verifyDeterminism;
+  result.maxWorkGroupSize = options.maxWorkGroupSize;
+  result.strictLaunch = options.strictLaunch;
+  result.nRegsDefault = options.nRegsDefault;
+  return result;
+}
+
 /// Starts the compiler workers that a run with `options` is about to need,
 /// in the background, so that they load IGC (and answer the compiler
 /// identity, when `options`' cache does not hold it yet) while the modules

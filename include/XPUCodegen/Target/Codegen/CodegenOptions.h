@@ -1,0 +1,107 @@
+//===- CodegenOptions.h - What the option list says of each option -*- C++
+//-*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The compile options as data, from CodegenOptions.def: their names,
+// defaults, roles and checks, for every front end (the passes and the
+// pipeline, the Python package, the CLI). No MLIR: the Python extension
+// that compiles SPIR-V links none.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_CODEGEN_CODEGENOPTIONS_H
+#define XPUCODEGEN_TARGET_CODEGEN_CODEGENOPTIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace mlir::xpu {
+
+/// What an option says about a module's output.
+enum class CodegenOptionRole : uint8_t {
+  /// Decides what a module compiles to: part of the module cache's key.
+  Keyed,
+  /// Where inputs and results are (the compiler's identity, not its place,
+  /// is in the key).
+  Location,
+  /// How fast results come.
+  Speed,
+};
+
+/// The value check an option needs beyond its parser.
+enum class CodegenOptionCheck : uint8_t {
+  None,
+  NonNegativeBytes,
+  ZeroOr128,
+  TimeLimit,
+  MemoryLimit,
+  CacheMaxSize,
+  CacheURL,
+};
+
+/// How a front end that is not C++ takes the value.
+enum class CodegenOptionKind : uint8_t { Text, Integer, Flag, Choice };
+
+/// One line of CodegenOptions.def.
+struct CodegenOptionInfo {
+  llvm::StringRef name;
+  CodegenOptionKind kind;
+  llvm::StringRef defaultValue;
+  CodegenOptionRole role;
+  CodegenOptionCheck check;
+  llvm::StringRef description;
+};
+
+/// Every option, in the order of CodegenOptions.def.
+llvm::ArrayRef<CodegenOptionInfo> getCodegenOptionInfos();
+
+/// The option called `name`; nullptr when there is none.
+const CodegenOptionInfo *lookupCodegenOption(llvm::StringRef name);
+
+/// The kind of an option of C++ type `T`.
+template <typename T> constexpr CodegenOptionKind getCodegenOptionKind() {
+  if constexpr (std::is_same_v<T, bool>)
+    return CodegenOptionKind::Flag;
+  else if constexpr (std::is_enum_v<T>)
+    return CodegenOptionKind::Choice;
+  else if constexpr (std::is_integral_v<T>)
+    return CodegenOptionKind::Integer;
+  else
+    return CodegenOptionKind::Text;
+}
+
+/// Checks `value` of the option that the front end spells `spelling`
+/// (`n-regs-default` in pass options, `n_regs_default` in Python): one
+/// message per mistake, the same in every front end.
+llvm::Error checkCodegenOption(CodegenOptionCheck check,
+                               llvm::StringRef spelling, int64_t value);
+llvm::Error checkCodegenOption(CodegenOptionCheck check,
+                               llvm::StringRef spelling, uint64_t value);
+llvm::Error checkCodegenOption(CodegenOptionCheck check,
+                               llvm::StringRef spelling, llvm::StringRef value);
+
+/// The same for a value of any option type: flags and choices, which their
+/// parsers already check, have no further check.
+template <typename T>
+llvm::Error checkCodegenOptionValue(CodegenOptionCheck check,
+                                    llvm::StringRef spelling, const T &value) {
+  if constexpr (std::is_same_v<T, bool> || std::is_enum_v<T>)
+    return llvm::Error::success();
+  else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>)
+    return checkCodegenOption(check, spelling, int64_t(value));
+  else if constexpr (std::is_integral_v<T>)
+    return checkCodegenOption(check, spelling, uint64_t(value));
+  else
+    return checkCodegenOption(check, spelling, llvm::StringRef(value));
+}
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_CODEGEN_CODEGENOPTIONS_H
