@@ -53,21 +53,9 @@ mlir::xpu::getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
 void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
                                      const CodegenPipelineOptions &options,
                                      CompileResults *results) {
-  XPUAttachTargetOptions attach;
-  attach.arch = options.arch;
-  attach.grfMode = options.grfMode;
-  attach.flags = options.flags;
-  attach.subgroupSize = options.subgroupSize;
-  attach.moduleMatcher = options.module;
-  pm.addPass(createXPUAttachTarget(attach));
-  XPUSelectGRFModeOptions select;
-  select.predict = options.predict;
-  select.speculative = options.speculative;
-  select.predictSmallBelow = options.predictSmallBelow;
-  select.predictLargeAbove = options.predictLargeAbove;
-  select.keepGoing = true;
-  select.strictLaunch = options.strictLaunch;
-  pm.addPass(createXPUSelectGRFMode(select));
+  pm.addPass(createXPUAttachTarget(options));
+  // A module that cannot launch is marked and reported at the end.
+  pm.addPass(createXPUSelectGRFMode(options, /*keepGoing=*/true));
   if (options.dedupe)
     pm.addPass(createXPUDedupeModules());
   if (options.link) {

@@ -149,19 +149,24 @@ struct CodegenOption : OptionT {
     return error;
 
 /// The options each pass shares with the pipeline.
+// clang-format off
+#define XPU_ATTACH_TARGET_OPTIONS(X)                                           \
+  X(arch) X(grfMode) X(module) X(flags) X(subgroupSize)
+#define XPU_SELECT_GRF_MODE_OPTIONS(X)                                         \
+  X(predict) X(speculative) X(predictSmallBelow) X(predictLargeAbove)          \
+  X(strictLaunch)
 #define XPU_MODULE_CACHE_OPTIONS(X)                                            \
   X(backend) X(cacheDir) X(cacheUrl) X(compilerRoot)
 #define XPU_START_WORKERS_OPTIONS(X)                                           \
-  X(backend)                                                                   \
-  X(cacheDir) X(cacheUrl) X(compilerRoot) X(jobs) X(timeoutMs)                 \
-      X(memoryLimitMiB)
+  X(backend) X(cacheDir) X(cacheUrl) X(compilerRoot) X(jobs) X(timeoutMs)      \
+  X(memoryLimitMiB)
 #define XPU_NATIVE_CODEGEN_OPTIONS(X)                                          \
-  X(backend)                                                                   \
-  X(spillThreshold) X(autoStrategy) X(cacheDir) X(cacheUrl) X(compilerRoot)    \
-      X(jobs) X(report) X(remarks) X(validateSPIRV) X(grfMode)                 \
-          X(verifyPredictedLarge) X(verifyDeterminism) X(timeoutMs)            \
-              X(memoryLimitMiB) X(maxWorkGroupSize) X(strictLaunch)            \
-                  X(nRegsDefault) X(cacheMaxSize)
+  X(backend) X(spillThreshold) X(autoStrategy) X(cacheDir) X(cacheUrl)         \
+  X(compilerRoot) X(jobs) X(report) X(remarks) X(validateSPIRV) X(grfMode)     \
+  X(verifyPredictedLarge) X(verifyDeterminism) X(timeoutMs)                    \
+  X(memoryLimitMiB) X(maxWorkGroupSize) X(strictLaunch) X(nRegsDefault)       \
+  X(cacheMaxSize)
+// clang-format on
 
 } // namespace mlir::xpu
 

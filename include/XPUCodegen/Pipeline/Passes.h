@@ -37,6 +37,11 @@ struct CodegenPipelineOptions
 
 /// The passes that share the pipeline's options, made from them.
 std::unique_ptr<Pass>
+createXPUAttachTarget(const CodegenPipelineOptions &options);
+/// `keepGoing`: xpu-select-grf-mode's own option.
+std::unique_ptr<Pass>
+createXPUSelectGRFMode(const CodegenPipelineOptions &options, bool keepGoing);
+std::unique_ptr<Pass>
 createXPUModuleCache(const CodegenPipelineOptions &options,
                      StringRef pipelineKey);
 std::unique_ptr<Pass>

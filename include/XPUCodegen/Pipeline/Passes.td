@@ -30,25 +30,12 @@ def XPUAttachTarget : Pass<"xpu-attach-target", "::mlir::ModuleOp"> {
     ```
     xpu-opt --xpu-attach-target="arch=pvc grf-mode=auto module=^main_"
     ```
+
+    Options (from the one list of docs/CodegenOptions.md): `arch`,
+    `grf-mode`, `module`, `flags`, `subgroup-size`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
-  let options = [
-    Option<"arch", "arch", "std::string", /*default=*/"\"pvc\"",
-           "Intel GPU device architecture (e.g. pvc, acm-g10, tgllp)">,
-    Option<"grfMode", "grf-mode", "::mlir::xpu::GRFMode",
-           /*default=*/"::mlir::xpu::GRFMode::Auto",
-           "Requested register file mode or count (small, large, xlarge, "
-           "auto, default; 32, 64, 96, 128, 160, 192, 256, 512)",
-           "::mlir::xpu::getGRFModeOptionValues()">,
-    Option<"subgroupSize", "subgroup-size", "int", /*default=*/"-1",
-           "Sub-group size every kernel requires unless it sets its own "
-           "(-1: the device's default, 16; 0: none, IGC picks)">,
-    Option<"flags", "flags", "std::string", /*default=*/"\"\"",
-           "Extra native compiler build options">,
-    Option<"moduleMatcher", "module", "std::string", /*default=*/"\"\"",
-           "Regular expression selecting gpu.module names (empty: all)">,
-  ];
 }
 
 def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
@@ -103,31 +90,17 @@ def XPUSelectGRFMode : Pass<"xpu-select-grf-mode", "::mlir::ModuleOp"> {
     skipped), else `measure`, or `speculate` with `speculative=true` (small
     and large are built concurrently). Modules with several targets, or for
     a device without large GRF, are left to measurement.
+
+    Options besides `keep-going` (from the one list of
+    docs/CodegenOptions.md): `predict`, `speculative`,
+    `predict-small-below`, `predict-large-above`, `strict-launch`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
   let options = [
-    Option<"predict", "predict", "bool", /*default=*/"false",
-           "Resolve auto early from a static register-pressure estimate when "
-           "it is confident">,
-    Option<"speculative", "speculative", "bool", /*default=*/"false",
-           "With predict: build small and large concurrently for kernels "
-           "whose estimate is uncertain">,
-    Option<"predictSmallBelow", "predict-small-below", "unsigned",
-           /*default=*/"::mlir::xpu::PredictionThresholds::"
-                       "kDefaultSmallBelowPercent",
-           "Predict small below this percentage of the small GRF budget">,
-    Option<"predictLargeAbove", "predict-large-above", "unsigned",
-           /*default=*/"::mlir::xpu::PredictionThresholds::"
-                       "kDefaultLargeAbovePercent",
-           "Predict large above this percentage of the small GRF budget">,
     Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
            "Mark a module whose kernel cannot launch with xpu.error and "
            "succeed, so later passes still process the other modules">,
-    Option<"strictLaunch", "strict-launch", "bool", /*default=*/"false",
-           "A kernel whose known_block_size fits no GRF mode of the device "
-           "fails its module (default: left to xpu-native-codegen, which "
-           "builds it with a warning)">,
   ];
   let statistics = [
     Statistic<"numSplitModules", "split-modules",

@@ -20,9 +20,17 @@ using namespace mlir::xpu;
 namespace {
 struct AttachTargetPass
     : public xpu::impl::XPUAttachTargetBase<AttachTargetPass> {
-  using Base::Base;
+  XPU_ATTACH_TARGET_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
+  AttachTargetPass() = default;
+  /// A clone: the options are copied by the pass manager.
+  AttachTargetPass(const AttachTargetPass &other) : Base(other) {}
+  explicit AttachTargetPass(const CodegenPipelineOptions &options) {
+    XPU_ATTACH_TARGET_OPTIONS(XPU_COPY_OPTION)
+  }
 
   void runOnOperation() override {
+    const std::string &moduleMatcher = module;
     llvm::Regex matcher(moduleMatcher);
     std::string regexError;
     if (!moduleMatcher.empty() && !matcher.isValid(regexError)) {
@@ -32,11 +40,11 @@ struct AttachTargetPass
     }
 
     MLIRContext *context = &getContext();
-    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
-      if (!moduleMatcher.empty() && !matcher.match(module.getName()))
+    for (auto gpuModule : getOperation().getOps<gpu::GPUModuleOp>()) {
+      if (!moduleMatcher.empty() && !matcher.match(gpuModule.getName()))
         continue;
       auto emitError = [&] {
-        return module.emitError() << "xpu-attach-target: ";
+        return gpuModule.emitError() << "xpu-attach-target: ";
       };
       std::optional<unsigned> size;
       if (subgroupSize >= 0)
@@ -48,13 +56,18 @@ struct AttachTargetPass
         return signalPassFailure();
 
       SmallVector<Attribute> targets;
-      if (ArrayAttr existing = module.getTargetsAttr())
+      if (ArrayAttr existing = gpuModule.getTargetsAttr())
         llvm::append_range(targets, existing.getValue());
       if (llvm::is_contained(targets, target))
         continue;
       targets.push_back(target);
-      module.setTargetsAttr(ArrayAttr::get(context, targets));
+      gpuModule.setTargetsAttr(ArrayAttr::get(context, targets));
     }
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPUAttachTarget(const CodegenPipelineOptions &options) {
+  return std::make_unique<AttachTargetPass>(options);
+}

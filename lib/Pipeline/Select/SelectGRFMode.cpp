@@ -98,7 +98,17 @@ using ModeGroups =
 
 struct SelectGRFModePass
     : public xpu::impl::XPUSelectGRFModeBase<SelectGRFModePass> {
-  using Base::Base;
+  XPU_SELECT_GRF_MODE_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
+  SelectGRFModePass() = default;
+  explicit SelectGRFModePass(const XPUSelectGRFModeOptions &options)
+      : Base(options) {}
+  /// A clone: the options are copied by the pass manager.
+  SelectGRFModePass(const SelectGRFModePass &other) : Base(other) {}
+  SelectGRFModePass(const CodegenPipelineOptions &options, bool keepGoing) {
+    XPU_SELECT_GRF_MODE_OPTIONS(XPU_COPY_OPTION)
+    this->keepGoing = keepGoing;
+  }
 
   void runOnOperation() override {
     ModuleOp top = getOperation();
@@ -388,3 +398,9 @@ struct SelectGRFModePass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPUSelectGRFMode(const CodegenPipelineOptions &options,
+                                  bool keepGoing) {
+  return std::make_unique<SelectGRFModePass>(options, keepGoing);
+}
