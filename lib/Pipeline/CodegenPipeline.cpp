@@ -52,7 +52,10 @@ mlir::xpu::getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
 
 void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
                                      const CodegenPipelineOptions &options,
-                                     CompileResults *results) {
+                                     CompileResults *results,
+                                     std::shared_ptr<CompileSession> session) {
+  if (!session)
+    session = CompileSession::create(getNativeCodegenOptions(options));
   pm.addPass(createXPUAttachTarget(options));
   // A module that cannot launch is marked and reported at the end.
   pm.addPass(createXPUSelectGRFMode(options, /*keepGoing=*/true));
@@ -72,10 +75,11 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
 
   // The cache level before lowering: a module compiled before is replaced by
   // its binaries here and skips everything below.
-  pm.addPass(createXPUModuleCache(options, getModuleCachePipelineKey(options)));
+  pm.addPass(createXPUModuleCache(options, session,
+                                  getModuleCachePipelineKey(options)));
 
   // The workers of what is left to compile load IGC while it is lowered.
-  pm.addPass(createXPUStartWorkers(options));
+  pm.addPass(createXPUStartWorkers(options, session));
 
   // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
   // a time; a module that fails is marked and reported at the end.
@@ -97,7 +101,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   emit.keepGoing = true;
   emit.jobs = options.jobs;
   pm.addPass(createXPUEmitSPIRV(emit));
-  pm.addPass(createXPUNativeCodegen(options, results));
+  pm.addPass(createXPUNativeCodegen(options, session, results));
 
   // Stock mlir-translate reads the host module only without #xpu attributes.
   if (options.host || options.xevmObjects) {

@@ -13,6 +13,7 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 
@@ -43,9 +44,9 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   if (!checkOptions(options, location, outcome))
     return outcome;
 
-  NativeCodegenOptions driverOptions = getNativeCodegenOptions(options);
   llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
-      NativeCodegenDriver::create(driverOptions);
+      NativeCodegenDriver::create(
+          CompileSession::create(getNativeCodegenOptions(options)));
   if (!driver) {
     outcome.addError(location + ": error: cannot start the native compiler: " +
                      llvm::toString(driver.takeError()));

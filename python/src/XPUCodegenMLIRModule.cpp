@@ -202,7 +202,11 @@ CompileOutcome compileMLIR(const std::string &text,
   CodegenPipelineOptions pipeline;
   setPipelineOptions(options, pipeline);
   PassManager pm(&context, ModuleOp::getOperationName());
-  buildCodegenPipeline(pm, pipeline, &results);
+  // The run's edge: the compiler, cache and workers resolved once, from the
+  // call's options, for every pass that compiles.
+  buildCodegenPipeline(
+      pm, pipeline, &results,
+      CompileSession::create(getNativeCodegenOptions(options)));
   if (failed(pm.run(*module)))
     outcome.success = false;
   addModuleOutcomes(*module, results.modules, outcome);

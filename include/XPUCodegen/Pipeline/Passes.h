@@ -11,6 +11,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Pipeline/CodegenPassOptions.h"
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 
@@ -35,7 +36,9 @@ struct CodegenPipelineOptions
 #include "XPUCodegen/Target/Codegen/CodegenOptions.def"
 };
 
-/// The passes that share the pipeline's options, made from them.
+/// The passes that share the pipeline's options, made from them; the
+/// module-cache, start-workers and native-codegen passes share `session`
+/// (CompileSession.h: what the run resolved once).
 std::unique_ptr<Pass>
 createXPUAttachTarget(const CodegenPipelineOptions &options);
 /// `keepGoing`: xpu-select-grf-mode's own option.
@@ -43,13 +46,16 @@ std::unique_ptr<Pass>
 createXPUSelectGRFMode(const CodegenPipelineOptions &options, bool keepGoing);
 std::unique_ptr<Pass>
 createXPUModuleCache(const CodegenPipelineOptions &options,
+                     std::shared_ptr<CompileSession> session,
                      StringRef pipelineKey);
 std::unique_ptr<Pass>
-createXPUStartWorkers(const CodegenPipelineOptions &options);
+createXPUStartWorkers(const CodegenPipelineOptions &options,
+                      std::shared_ptr<CompileSession> session);
 /// xpu-native-codegen also hands each module's report to `results` (which
 /// must outlive the pass) when given, as the report file lists them.
 std::unique_ptr<Pass>
 createXPUNativeCodegen(const CodegenPipelineOptions &options,
+                       std::shared_ptr<CompileSession> session,
                        CompileResults *results = nullptr);
 
 /// The options that can change what the pipeline makes of a module (those
@@ -58,10 +64,13 @@ std::string getModuleCachePipelineKey(const CodegenPipelineOptions &options);
 
 /// Adds the whole flow: attach the target, resolve GRF modes, lower
 /// gpu/arith/memref/vector/scf/math to LLVM, emit SPIR-V, compile natively.
-/// Each module's report goes to `results` when given.
+/// Each module's report goes to `results` when given. The passes that
+/// compile share `session`; without one, the builder makes it from
+/// `options` (the run's edge: the compiler root is resolved here).
 void buildCodegenPipeline(OpPassManager &pm,
                           const CodegenPipelineOptions &options,
-                          CompileResults *results = nullptr);
+                          CompileResults *results = nullptr,
+                          std::shared_ptr<CompileSession> session = nullptr);
 
 /// Registers `xpu-codegen-pipeline`.
 void registerCodegenPipeline();

@@ -124,9 +124,8 @@ std::string mlir::xpu::getModuleCacheDigest(gpu::GPUModuleOp module,
 }
 
 std::optional<std::string>
-mlir::xpu::getModuleCacheKey(const CompileCache &cache, StringRef digest,
-                             ArrayRef<TargetAttr> targets, BackendKind backend,
-                             StringRef compilerRoot) {
+mlir::xpu::getModuleCacheKey(CompileSession &session, StringRef digest,
+                             ArrayRef<TargetAttr> targets) {
   if (targets.empty())
     return std::nullopt;
   llvm::SHA256 hash;
@@ -140,7 +139,7 @@ mlir::xpu::getModuleCacheKey(const CompileCache &cache, StringRef digest,
     if (!device)
       return std::nullopt;
     std::optional<CachedCompilerIdentity> identity =
-        lookupCachedCompilerIdentity(cache, backend, *device, compilerRoot);
+        session.lookupCachedCompilerIdentity(*device);
     if (!identity)
       return std::nullopt;
     hashPart(hash, device->name);
@@ -217,19 +216,6 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
   return record;
 }
 
-std::optional<CompileCache> mlir::xpu::openCompileCache(StringRef cacheDir,
-                                                        StringRef cacheUrl) {
-  // xpu-native-codegen reports a bad URL; here it only means no shared tier.
-  for (StringRef url : {cacheUrl, StringRef("none")}) {
-    llvm::Expected<std::optional<CompileCache>> cache =
-        CompileCache::open(cacheDir, url);
-    if (cache)
-      return std::move(*cache);
-    llvm::consumeError(cache.takeError());
-  }
-  return std::nullopt;
-}
-
 //===----------------------------------------------------------------------===//
 // Storing (at the end of xpu-native-codegen)
 //===----------------------------------------------------------------------===//
@@ -296,11 +282,10 @@ getRecord(gpu::BinaryOp binary, ArrayRef<gpu::BinaryOp> splits,
 }
 
 llvm::Error mlir::xpu::storeModuleCacheEntries(
-    ModuleOp root, const std::optional<CompileCache> &cache,
-    BackendKind backend, StringRef compilerRoot,
+    ModuleOp root, CompileSession &session,
     const llvm::MapVector<Operation *, BinaryOutcome> &outcomes) {
   llvm::Error firstError = llvm::Error::success();
-  if (cache) {
+  if (CompileCache *cache = session.getCache()) {
     // Binaries split from a binary, and the kernels launched from them (a
     // split keeps its kernels' names), by the name of the binary they came
     // from.
@@ -338,9 +323,8 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
         return;
       // The native compile has cached the compiler identity by now; a cache
       // it could not write has none, and stores nothing either.
-      std::optional<std::string> key =
-          getModuleCacheKey(*cache, digest.getValue(), getObjectTargets(binary),
-                            backend, compilerRoot);
+      std::optional<std::string> key = getModuleCacheKey(
+          session, digest.getValue(), getObjectTargets(binary));
       if (!key)
         return;
       llvm::Error error =
@@ -364,7 +348,7 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
 // Hits
 //===----------------------------------------------------------------------===//
 
-static llvm::StringRef stringifySeverity(DiagnosticSeverity severity) {
+llvm::StringRef mlir::xpu::stringifySeverity(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Note:
     return "note";
@@ -376,70 +360,6 @@ static llvm::StringRef stringifySeverity(DiagnosticSeverity severity) {
     return "remark";
   }
   llvm_unreachable("unknown severity");
-}
-
-static std::optional<DiagnosticSeverity> parseSeverity(StringRef name) {
-  for (DiagnosticSeverity severity :
-       {DiagnosticSeverity::Note, DiagnosticSeverity::Warning,
-        DiagnosticSeverity::Error, DiagnosticSeverity::Remark})
-    if (stringifySeverity(severity) == name)
-      return severity;
-  return std::nullopt;
-}
-
-/// A replayed report entry says how it was obtained: from the module cache,
-/// with nothing compiled.
-static void markHit(llvm::json::Value &entry) {
-  llvm::json::Object *object = entry.getAsObject();
-  if (!object || object->get(fields::kError))
-    return;
-  (*object)[fields::kCache] = "hit";
-  (*object)[fields::kCacheLevel] = "module";
-  if (llvm::json::Array *attempts = object->getArray(fields::kAttempts))
-    for (llvm::json::Value &attempt : *attempts)
-      if (llvm::json::Object *build = attempt.getAsObject()) {
-        (*build)[fields::kCache] = "hit";
-        (*build)[fields::kCompileMs] = 0;
-        build->erase(fields::kReused);
-      }
-}
-
-FailureOr<std::vector<llvm::json::Value>> mlir::xpu::takeModuleCacheHit(
-    gpu::BinaryOp binary,
-    std::vector<std::pair<DiagnosticSeverity, std::string>> &diagnostics) {
-  auto attr =
-      binary->getAttrOfType<StringAttr>(XPUDialect::kModuleCacheHitAttrName);
-  if (!attr)
-    return failure();
-  binary->removeAttr(XPUDialect::kModuleCacheHitAttrName);
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(attr);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return failure();
-  }
-  const llvm::json::Object *object = parsed->getAsObject();
-  const llvm::json::Array *report =
-      object ? object->getArray("report") : nullptr;
-  const llvm::json::Array *diags =
-      object ? object->getArray("diagnostics") : nullptr;
-  if (!report || !diags)
-    return failure();
-  for (const llvm::json::Value &diag : *diags) {
-    const llvm::json::Array *pair = diag.getAsArray();
-    if (!pair || pair->size() != 2)
-      return failure();
-    std::optional<StringRef> name = (*pair)[0].getAsString();
-    std::optional<StringRef> message = (*pair)[1].getAsString();
-    std::optional<DiagnosticSeverity> severity =
-        name ? parseSeverity(*name) : std::nullopt;
-    if (!severity || !message)
-      return failure();
-    diagnostics.emplace_back(*severity, message->str());
-  }
-  std::vector<llvm::json::Value> entries(report->begin(), report->end());
-  for (llvm::json::Value &entry : entries)
-    markHit(entry);
-  return entries;
 }
 
 /// What the builds behind a stored report took (its attempts'
@@ -465,19 +385,28 @@ namespace {
 struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
   XPU_MODULE_CACHE_OPTIONS(XPU_DECLARE_PASS_OPTION)
 
+  /// The run's session; made from the options when the pass runs alone.
+  std::shared_ptr<CompileSession> session;
+
   ModuleCachePass() = default;
   explicit ModuleCachePass(const XPUModuleCacheOptions &options)
       : Base(options) {}
   /// A clone: the options are copied by the pass manager.
-  ModuleCachePass(const ModuleCachePass &other) : Base(other) {}
+  ModuleCachePass(const ModuleCachePass &other)
+      : Base(other), session(other.session) {}
   ModuleCachePass(const CodegenPipelineOptions &options,
-                  StringRef pipelineKey) {
+                  std::shared_ptr<CompileSession> session,
+                  StringRef pipelineKey)
+      : session(std::move(session)) {
     XPU_MODULE_CACHE_OPTIONS(XPU_COPY_OPTION)
     this->pipelineKey = pipelineKey.str();
   }
 
   void runOnOperation() override {
-    std::optional<CompileCache> cache = openCompileCache(cacheDir, cacheUrl);
+    if (!session)
+      session = CompileSession::create(getWorkerPoolOptions(
+          backend, cacheDir, cacheUrl, compilerRoot, /*jobs=*/0, {}));
+    CompileCache *cache = session->getCache();
     if (!cache)
       return;
     ModuleOp root = getOperation();
@@ -492,8 +421,7 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
       std::string digest = getModuleCacheDigest(module, pipelineKey);
       bool fromShared = false;
       if (std::optional<std::string> key =
-              getModuleCacheKey(*cache, digest, getXPUTargets(module),
-                                backend.getValue(), compilerRoot))
+              getModuleCacheKey(*session, digest, getXPUTargets(module)))
         if (std::optional<std::string> payload =
                 cache->lookup(*key, &fromShared)) {
           llvm::Expected<ModuleCacheRecord> record =
@@ -607,6 +535,8 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
 
 std::unique_ptr<Pass>
 mlir::xpu::createXPUModuleCache(const CodegenPipelineOptions &options,
+                                std::shared_ptr<CompileSession> session,
                                 StringRef pipelineKey) {
-  return std::make_unique<ModuleCachePass>(options, pipelineKey);
+  return std::make_unique<ModuleCachePass>(options, std::move(session),
+                                           pipelineKey);
 }

@@ -51,17 +51,15 @@ Location mlir::xpu::detail::getLineLoc(Operation *op) {
 // One run
 //===----------------------------------------------------------------------===//
 
-NativeCodegenRun::NativeCodegenRun(ModuleOp module,
+NativeCodegenRun::NativeCodegenRun(ModuleOp module, CompileSession &session,
                                    const NativeCodegenRunOptions &options,
                                    NativeCodegenCounters counters)
-    : module(module), backend(options.backend), cacheDir(options.cacheDir),
-      cacheUrl(options.cacheUrl), compilerRoot(options.compilerRoot),
-      grfMode(options.grfMode), remarks(options.remarks),
-      numObjects(counters.numObjects), numFailed(counters.numFailed),
-      numBuilds(counters.numBuilds), numSplit(counters.numSplit) {}
+    : module(module), session(session), grfMode(options.grfMode),
+      remarks(options.remarks), numObjects(counters.numObjects),
+      numFailed(counters.numFailed), numBuilds(counters.numBuilds),
+      numSplit(counters.numSplit) {}
 
-LogicalResult NativeCodegenRun::run(const NativeCodegenOptions &driverOptions,
-                                    StringRef report, CompileResults *results) {
+LogicalResult NativeCodegenRun::run(StringRef report, CompileResults *results) {
   collectLinkSources();
   SmallVector<ObjectSlot> slots;
   std::vector<ModuleCompileRequest> requests;
@@ -69,7 +67,7 @@ LogicalResult NativeCodegenRun::run(const NativeCodegenOptions &driverOptions,
   collectRequests(slots, requests, reportSlots);
 
   std::vector<llvm::Expected<ModuleCompileResult>> compiled;
-  if (!requests.empty() && failed(compile(driverOptions, requests, compiled)))
+  if (!requests.empty() && failed(compile(requests, compiled)))
     return failure();
 
   std::vector<std::vector<ModuleReport>> resultReports =
@@ -108,11 +106,12 @@ LogicalResult NativeCodegenRun::run(const NativeCodegenOptions &driverOptions,
 }
 
 LogicalResult NativeCodegenRun::compile(
-    const NativeCodegenOptions &driverOptions,
     ArrayRef<ModuleCompileRequest> requests,
     std::vector<llvm::Expected<ModuleCompileResult>> &results) {
+  // The session is shared (a std::shared_ptr the pass holds); the driver
+  // keeps it alive as long as it lives.
   llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
-      NativeCodegenDriver::create(driverOptions);
+      NativeCodegenDriver::create(session.shared_from_this());
   if (!driver) {
     mlir::emitError(getOperation().getLoc())
         << "xpu-native-codegen: cannot start the native compiler: "
@@ -175,11 +174,16 @@ struct NativeCodegenPass
     : public xpu::impl::XPUNativeCodegenBase<NativeCodegenPass> {
   XPU_NATIVE_CODEGEN_OPTIONS(XPU_DECLARE_PASS_OPTION)
 
+  /// The run's session; made from the options when the pass runs alone.
+  std::shared_ptr<CompileSession> session;
+
   NativeCodegenPass() = default;
   /// A clone: the options are copied by the pass manager.
   NativeCodegenPass(const NativeCodegenPass &other)
-      : Base(other), results(other.results) {}
-  explicit NativeCodegenPass(const CodegenPipelineOptions &options) {
+      : Base(other), session(other.session), results(other.results) {}
+  NativeCodegenPass(const CodegenPipelineOptions &options,
+                    std::shared_ptr<CompileSession> session)
+      : session(std::move(session)) {
     XPU_NATIVE_CODEGEN_OPTIONS(XPU_COPY_OPTION)
   }
 
@@ -206,16 +210,11 @@ struct NativeCodegenPass
           << "xpu-native-codegen: " << llvm::toString(std::move(error));
       return signalPassFailure();
     }
-    NativeCodegenRunOptions options;
-    options.backend = backend;
-    options.cacheDir = cacheDir;
-    options.cacheUrl = cacheUrl;
-    options.compilerRoot = compilerRoot;
-    options.grfMode = grfMode;
-    options.remarks = remarks;
-    NativeCodegenRun run(getOperation(), options,
+    if (!session)
+      session = CompileSession::create(getNativeCodegenOptions(*this));
+    NativeCodegenRun run(getOperation(), *session, {grfMode, remarks},
                          {numObjects, numFailed, numBuilds, numSplit});
-    if (failed(run.run(getNativeCodegenOptions(*this), report, results)))
+    if (failed(run.run(report, results)))
       signalPassFailure();
   }
 
@@ -234,8 +233,9 @@ struct NativeCodegenPass
 
 std::unique_ptr<Pass>
 mlir::xpu::createXPUNativeCodegen(const CodegenPipelineOptions &options,
+                                  std::shared_ptr<CompileSession> session,
                                   CompileResults *results) {
-  auto pass = std::make_unique<NativeCodegenPass>(options);
+  auto pass = std::make_unique<NativeCodegenPass>(options, std::move(session));
   pass->results = results;
   return pass;
 }

@@ -22,6 +22,70 @@ using namespace mlir;
 using namespace mlir::xpu;
 using namespace mlir::xpu::detail;
 
+static std::optional<DiagnosticSeverity> parseSeverity(StringRef name) {
+  for (DiagnosticSeverity severity :
+       {DiagnosticSeverity::Note, DiagnosticSeverity::Warning,
+        DiagnosticSeverity::Error, DiagnosticSeverity::Remark})
+    if (stringifySeverity(severity) == name)
+      return severity;
+  return std::nullopt;
+}
+
+/// A replayed report entry says how it was obtained: from the module cache,
+/// with nothing compiled.
+static void markHit(llvm::json::Value &entry) {
+  llvm::json::Object *object = entry.getAsObject();
+  if (!object || object->get(fields::kError))
+    return;
+  (*object)[fields::kCache] = "hit";
+  (*object)[fields::kCacheLevel] = "module";
+  if (llvm::json::Array *attempts = object->getArray(fields::kAttempts))
+    for (llvm::json::Value &attempt : *attempts)
+      if (llvm::json::Object *build = attempt.getAsObject()) {
+        (*build)[fields::kCache] = "hit";
+        (*build)[fields::kCompileMs] = 0;
+        build->erase(fields::kReused);
+      }
+}
+
+FailureOr<std::vector<llvm::json::Value>> mlir::xpu::takeModuleCacheHit(
+    gpu::BinaryOp binary,
+    std::vector<std::pair<DiagnosticSeverity, std::string>> &diagnostics) {
+  auto attr =
+      binary->getAttrOfType<StringAttr>(XPUDialect::kModuleCacheHitAttrName);
+  if (!attr)
+    return failure();
+  binary->removeAttr(XPUDialect::kModuleCacheHitAttrName);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(attr);
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return failure();
+  }
+  const llvm::json::Object *object = parsed->getAsObject();
+  const llvm::json::Array *report =
+      object ? object->getArray("report") : nullptr;
+  const llvm::json::Array *diags =
+      object ? object->getArray("diagnostics") : nullptr;
+  if (!report || !diags)
+    return failure();
+  for (const llvm::json::Value &diag : *diags) {
+    const llvm::json::Array *pair = diag.getAsArray();
+    if (!pair || pair->size() != 2)
+      return failure();
+    std::optional<StringRef> name = (*pair)[0].getAsString();
+    std::optional<StringRef> message = (*pair)[1].getAsString();
+    std::optional<DiagnosticSeverity> severity =
+        name ? parseSeverity(*name) : std::nullopt;
+    if (!severity || !message)
+      return failure();
+    diagnostics.emplace_back(*severity, message->str());
+  }
+  std::vector<llvm::json::Value> entries(report->begin(), report->end());
+  for (llvm::json::Value &entry : entries)
+    markHit(entry);
+  return entries;
+}
+
 void NativeCodegenRun::replayModuleCacheHit(
     gpu::BinaryOp binary, std::vector<ReportSlot> &reportSlots) {
   std::vector<std::pair<DiagnosticSeverity, std::string>> diagnostics;
@@ -41,7 +105,7 @@ void NativeCodegenRun::replayModuleCacheHit(
 
 void NativeCodegenRun::storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
                                           ArrayRef<llvm::json::Value> entries) {
-  std::optional<CompileCache> cache = openCompileCache(cacheDir, cacheUrl);
+  CompileCache *cache = session.getCache();
   llvm::MapVector<Operation *, BinaryOutcome> outcomes;
   if (cache) {
     for (auto [slot, entry] : llvm::zip_equal(reportSlots, entries)) {
@@ -56,8 +120,8 @@ void NativeCodegenRun::storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
   binaryDiagnostics.clear();
   // Best effort, as the build cache: a store that fails costs a later run
   // its lowering, nothing else.
-  llvm::Error error = storeModuleCacheEntries(getOperation(), cache, backend,
-                                              compilerRoot, outcomes);
+  llvm::Error error =
+      storeModuleCacheEntries(getOperation(), session, outcomes);
   if (cache)
     for (const std::string &warning : cache->takeWarnings())
       mlir::emitWarning(getOperation().getLoc())

@@ -18,6 +18,7 @@
 #define XPUCODEGEN_LIB_PIPELINE_NATIVE_NATIVECODEGENRUN_H
 
 #include "XPUCodegen/Pipeline/Passes.h"
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
@@ -69,12 +70,8 @@ std::string getExcerpt(StringRef message);
 /// print only `file:line`.
 Location getLineLoc(Operation *op);
 
-/// The pass options the run's steps read.
+/// What the run's steps read besides the session's options.
 struct NativeCodegenRunOptions {
-  BackendKind backend = BackendKind::Auto;
-  std::string cacheDir;
-  std::string cacheUrl;
-  std::string compilerRoot;
   GRFMode grfMode = GRFMode::Auto;
   bool remarks = false;
 };
@@ -91,14 +88,14 @@ struct NativeCodegenCounters {
 /// one batch, write the results back, store in the module cache, report.
 class NativeCodegenRun {
 public:
-  NativeCodegenRun(ModuleOp module, const NativeCodegenRunOptions &options,
+  NativeCodegenRun(ModuleOp module, CompileSession &session,
+                   const NativeCodegenRunOptions &options,
                    NativeCodegenCounters counters);
 
   /// The whole run; failure when the driver cannot start, the report cannot
   /// be written or a module failed (each already diagnosed). Each module's
   /// report goes to `results` when given.
-  LogicalResult run(const NativeCodegenOptions &driverOptions,
-                    StringRef reportPath, CompileResults *results);
+  LogicalResult run(StringRef reportPath, CompileResults *results);
 
 private:
   ModuleOp getOperation() { return module; }
@@ -106,8 +103,7 @@ private:
 
   /// Compiles `requests` as one batch; failure when the driver cannot start.
   LogicalResult
-  compile(const NativeCodegenOptions &driverOptions,
-          ArrayRef<ModuleCompileRequest> requests,
+  compile(ArrayRef<ModuleCompileRequest> requests,
           std::vector<llvm::Expected<ModuleCompileResult>> &results);
 
   // Requests (NativeCodegenRequests.cpp).
@@ -200,11 +196,9 @@ private:
                           ArrayRef<llvm::json::Value> entries);
 
   ModuleOp module;
+  /// The run's compiler, cache and workers (shared with xpu-module-cache).
+  CompileSession &session;
   // Named as the pass's options and statistics, which they stand for.
-  BackendKind backend;
-  std::string cacheDir;
-  std::string cacheUrl;
-  std::string compilerRoot;
   GRFMode grfMode;
   bool remarks;
   Pass::Statistic &numObjects;

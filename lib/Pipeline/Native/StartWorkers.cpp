@@ -13,7 +13,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
@@ -38,10 +38,16 @@ struct StartWorkersPass
     : public xpu::impl::XPUStartWorkersBase<StartWorkersPass> {
   XPU_START_WORKERS_OPTIONS(XPU_DECLARE_PASS_OPTION)
 
+  /// The run's session; made from the options when the pass runs alone.
+  std::shared_ptr<CompileSession> session;
+
   StartWorkersPass() = default;
   /// A clone: the options are copied by the pass manager.
-  StartWorkersPass(const StartWorkersPass &other) : Base(other) {}
-  explicit StartWorkersPass(const CodegenPipelineOptions &options) {
+  StartWorkersPass(const StartWorkersPass &other)
+      : Base(other), session(other.session) {}
+  StartWorkersPass(const CodegenPipelineOptions &options,
+                   std::shared_ptr<CompileSession> session)
+      : session(std::move(session)) {
     XPU_START_WORKERS_OPTIONS(XPU_COPY_OPTION)
   }
 
@@ -49,16 +55,19 @@ struct StartWorkersPass
     markAllAnalysesPreserved();
     if (!hasModuleToCompile(getOperation()))
       return;
-    if (prestartCompilerWorkers(getWorkerPoolOptions(
-            backend, cacheDir, cacheUrl, compilerRoot, jobs,
-            WorkerLimits{/*memoryMiB=*/memoryLimitMiB,
-                         /*timeoutMs=*/timeoutMs})))
+    if (!session)
+      session = CompileSession::create(
+          getWorkerPoolOptions(backend, cacheDir, cacheUrl, compilerRoot, jobs,
+                               WorkerLimits{/*memoryMiB=*/memoryLimitMiB,
+                                            /*timeoutMs=*/timeoutMs}));
+    if (session->prestartWorkers())
       ++numStarted;
   }
 };
 } // namespace
 
 std::unique_ptr<Pass>
-mlir::xpu::createXPUStartWorkers(const CodegenPipelineOptions &options) {
-  return std::make_unique<StartWorkersPass>(options);
+mlir::xpu::createXPUStartWorkers(const CodegenPipelineOptions &options,
+                                 std::shared_ptr<CompileSession> session) {
+  return std::make_unique<StartWorkersPass>(options, std::move(session));
 }

@@ -70,9 +70,8 @@ llvm::StringRef mlir::xpu::getEffectiveGRFMode(const BuildAttempt &attempt) {
   return most > 256 ? "xlarge" : most > 128 ? "large" : "small";
 }
 
-/// What selects the compiler behind `backend` besides the files the worker
-/// maps: the worker and the environment it inherits.
-static std::string getIdentityContext(WorkerBackend backend,
+std::string
+mlir::xpu::detail::getIdentityContext(WorkerBackend backend,
                                       const CompilerInstallation &compiler) {
   std::string context =
       backend == WorkerBackend::Ocloc ? "ocloc" : "level-zero";
@@ -91,35 +90,8 @@ static std::string getIdentityContext(WorkerBackend backend,
   return context;
 }
 
-/// An ocloc identity depends only on the compiler's files, so the shared
-/// tier may hand it to another machine that has the same ones; a Level Zero
-/// identity also names the machine's devices.
-static bool isPortableIdentity(WorkerBackend backend) {
+bool mlir::xpu::detail::isPortableIdentity(WorkerBackend backend) {
   return backend == WorkerBackend::Ocloc;
-}
-
-std::optional<CachedCompilerIdentity> mlir::xpu::lookupCachedCompilerIdentity(
-    const CompileCache &cache, BackendKind backend, const DeviceInfo &device,
-    llvm::StringRef compilerRoot) {
-  llvm::Expected<BackendChoice> choice = selectBackend(backend, device);
-  if (!choice) {
-    llvm::consumeError(choice.takeError());
-    return std::nullopt;
-  }
-  // A broken root is the driver's located error, not the cache's.
-  llvm::Expected<CompilerInstallation> compiler =
-      resolveCompilerRoot(getRequestedCompilerRoot(compilerRoot));
-  if (!compiler) {
-    llvm::consumeError(compiler.takeError());
-    return std::nullopt;
-  }
-  std::optional<std::string> identity = cache.lookupCompilerIdentity(
-      getIdentityContext(choice->worker, *compiler),
-      isPortableIdentity(choice->worker));
-  if (!identity)
-    return std::nullopt;
-  return CachedCompilerIdentity{choice->name.str(),
-                                parseCompilerIdentity(*identity).text};
 }
 
 void NativeCodegenDriver::Impl::noteCacheStore(llvm::Error error) {
@@ -146,9 +118,9 @@ NativeCodegenDriver::Impl::getCompilerIdentity(WorkerBackend backend) {
   if (memo)
     return *memo;
   std::string context;
-  bool portable = isPortableIdentity(backend);
+  bool portable = detail::isPortableIdentity(backend);
   if (cache) {
-    context = getIdentityContext(backend, pool->getCompiler());
+    context = detail::getIdentityContext(backend, pool->getCompiler());
     if (std::optional<std::string> identity =
             cache->lookupCompilerIdentity(context, portable)) {
       memo = parseCompilerIdentity(*identity);
@@ -177,34 +149,6 @@ NativeCodegenOptions mlir::xpu::getWorkerPoolOptions(
   options.jobs = jobs;
   options.limits = limits;
   return options;
-}
-
-bool mlir::xpu::prestartCompilerWorkers(const NativeCodegenOptions &options) {
-  std::optional<WorkerBackend> backend =
-      selectBackendWithoutProbe(options.backend);
-  if (!backend)
-    return false;
-  // Errors are the driver's to report when it starts, as without this.
-  llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(
-      options.jobs, options.limits, WorkerProgram::CompileWorker,
-      /*maxJobsPerWorker=*/0, options.compilerRoot);
-  if (!pool) {
-    llvm::consumeError(pool.takeError());
-    return false;
-  }
-  llvm::Expected<std::optional<CompileCache>> cache =
-      CompileCache::open(options.cacheDir, options.cacheUrl);
-  if (!cache) {
-    llvm::consumeError(cache.takeError());
-    return false;
-  }
-  // A cached identity is read from the cache by the driver, not asked.
-  bool identityCached =
-      *cache && (*cache)->lookupCompilerIdentity(
-                    getIdentityContext(*backend, pool->getCompiler()),
-                    isPortableIdentity(*backend));
-  return pool->prestart(identityCached ? std::nullopt
-                                       : std::optional(*backend));
 }
 
 NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)
@@ -237,18 +181,22 @@ llvm::Expected<uint64_t> mlir::xpu::parseCacheMaxSize(llvm::StringRef text) {
 
 llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
 NativeCodegenDriver::create(const NativeCodegenOptions &options) {
-  llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(
-      options.jobs, options.limits, WorkerProgram::CompileWorker,
-      /*maxJobsPerWorker=*/0, options.compilerRoot);
+  return create(CompileSession::create(options));
+}
+
+llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
+NativeCodegenDriver::create(std::shared_ptr<CompileSession> session) {
+  llvm::Expected<WorkerPool &> pool = session->getPool();
   if (!pool)
     return pool.takeError();
-  std::unique_ptr<NativeCodegenDriver> driver(new NativeCodegenDriver(options));
-  driver->impl->pool = &*pool;
-  llvm::Expected<std::optional<CompileCache>> cache =
-      CompileCache::open(options.cacheDir, options.cacheUrl);
+  llvm::Expected<CompileCache *> cache = session->openCache();
   if (!cache)
     return cache.takeError();
-  driver->impl->cache = std::move(*cache);
+  std::unique_ptr<NativeCodegenDriver> driver(
+      new NativeCodegenDriver(session->getOptions()));
+  driver->impl->pool = &*pool;
+  driver->impl->cache = *cache;
+  driver->impl->session = std::move(session);
   return driver;
 }
 

@@ -19,6 +19,7 @@
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVModuleInfo.h"
 
@@ -79,8 +80,21 @@ prepare(const ModuleCompileRequest &request,
 
 } // namespace detail
 
+namespace detail {
+/// What selects the compiler behind `backend` besides the files the worker
+/// maps: the worker and the environment it inherits.
+std::string getIdentityContext(WorkerBackend backend,
+                               const CompilerInstallation &compiler);
+/// An ocloc identity depends only on the compiler's files, so the shared
+/// tier may hand it to another machine that has the same ones; a Level Zero
+/// identity also names the machine's devices.
+bool isPortableIdentity(WorkerBackend backend);
+} // namespace detail
+
 /// The driver's state across compile() calls.
 struct NativeCodegenDriver::Impl {
+  /// What the run resolved once: the compiler, the cache, the pool.
+  std::shared_ptr<CompileSession> session;
   WorkerPool *pool = nullptr;
   /// Warnings for takeWarnings(); cacheWriteFailed makes the cache's one.
   std::mutex warningMutex;
@@ -92,8 +106,8 @@ struct NativeCodegenDriver::Impl {
   /// Adds a warning for takeWarnings (from any thread).
   void addWarning(std::string warning);
 
-  /// The persistent cache; std::nullopt when disabled.
-  std::optional<CompileCache> cache;
+  /// The session's persistent cache; nullptr when disabled.
+  CompileCache *cache = nullptr;
   std::mutex mutex;
   /// Builds started in this driver, by build key: identical builds run once.
   llvm::StringMap<detail::SharedBuildFuture> builds;

@@ -440,12 +440,15 @@ Expected<std::unique_ptr<WorkerPool>>
 WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
                    std::string workerPath, std::optional<uint64_t> idleMs,
                    uint64_t startupMs, WorkerProgram program,
-                   unsigned maxJobsPerWorker, StringRef compilerRoot) {
+                   unsigned maxJobsPerWorker, StringRef compilerRoot,
+                   const CompilerInstallation *resolvedCompiler) {
   if (Error error = checkWorkerLimits(limits))
     return std::move(error);
   // Only the compile worker loads a compiler.
   CompilerInstallation compiler;
-  if (program == WorkerProgram::CompileWorker) {
+  if (program == WorkerProgram::CompileWorker && resolvedCompiler) {
+    compiler = *resolvedCompiler;
+  } else if (program == WorkerProgram::CompileWorker) {
     Expected<CompilerInstallation> resolved =
         resolveCompilerRoot(getRequestedCompilerRoot(compilerRoot));
     if (!resolved)
@@ -533,11 +536,11 @@ SharedPools &getSharedPools() {
 }
 } // namespace
 
-Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
-                                             WorkerLimits limits,
-                                             WorkerProgram program,
-                                             unsigned maxJobsPerWorker,
-                                             StringRef compilerRoot) {
+Expected<WorkerPool &>
+WorkerPool::getShared(unsigned maxWorkers, WorkerLimits limits,
+                      WorkerProgram program, unsigned maxJobsPerWorker,
+                      StringRef compilerRoot,
+                      const CompilerInstallation *compiler) {
   // One shared pool per program, set of limits and compiler, so that a
   // caller's limits and compiler are always the ones its jobs run under.
   std::string root;
@@ -550,7 +553,7 @@ Expected<WorkerPool &> WorkerPool::getShared(unsigned maxWorkers,
   if (!pool) {
     Expected<std::unique_ptr<WorkerPool>> created =
         create(maxWorkers, limits, "", /*idleMs=*/{}, getSharedStartupMs(),
-               program, maxJobsPerWorker, root);
+               program, maxJobsPerWorker, root, compiler);
     if (!created) {
       // No empty slot left behind: cancelShared() visits every entry.
       shared.pools.erase(key);

@@ -24,6 +24,7 @@
 
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -38,12 +39,6 @@
 
 namespace mlir::xpu {
 
-/// The compile cache of the `cache-dir` and `cache-url` option values (with
-/// its shared tier, if any), as xpu-native-codegen opens it; std::nullopt
-/// when disabled.
-std::optional<CompileCache> openCompileCache(StringRef cacheDir,
-                                             StringRef cacheUrl);
-
 /// Hex SHA-256 over the module's canonical form (CanonicalPrinting.h: no
 /// printing flag of the command line changes it; with locations only when
 /// they can reach the binary as debug information), the
@@ -52,14 +47,13 @@ std::string getModuleCacheDigest(gpu::GPUModuleOp module,
                                  StringRef pipelineKey);
 
 /// The entry key for a module with digest `digest` compiled for `targets`
-/// with `backend`: std::nullopt when the compiler identity of a target is
-/// not cached yet (the run then cannot hit, and stores once the native
-/// compile has cached the identity) or no backend can be chosen.
-std::optional<std::string> getModuleCacheKey(const CompileCache &cache,
+/// in `session` (its backend and compiler): std::nullopt when the compiler
+/// identity of a target is not cached yet (the run then cannot hit, and stores
+/// once the native compile has cached the identity) or no backend can be
+/// chosen.
+std::optional<std::string> getModuleCacheKey(CompileSession &session,
                                              StringRef digest,
-                                             ArrayRef<TargetAttr> targets,
-                                             BackendKind backend,
-                                             StringRef compilerRoot = "");
+                                             ArrayRef<TargetAttr> targets);
 
 /// What a cold run produced for one gpu.module.
 struct ModuleCacheRecord {
@@ -97,9 +91,11 @@ struct BinaryOutcome {
 /// per-kernel splits (`xpu.split_from`) everywhere. A store that fails is
 /// returned (the first one) but stops nothing.
 llvm::Error storeModuleCacheEntries(
-    ModuleOp root, const std::optional<CompileCache> &cache,
-    BackendKind backend, StringRef compilerRoot,
+    ModuleOp root, CompileSession &session,
     const llvm::MapVector<Operation *, BinaryOutcome> &outcomes);
+
+/// How a record names a diagnostic's severity ("error", "warning", ...).
+llvm::StringRef stringifySeverity(DiagnosticSeverity severity);
 
 /// The report entries of a binary that a module cache hit replayed, with
 /// their cache fields saying so; diagnostics go to `diagnostics`.

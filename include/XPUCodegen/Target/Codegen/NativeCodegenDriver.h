@@ -204,59 +204,50 @@ struct CachedCompilerIdentity {
   std::string identity;
 };
 
-/// The identity of the compiler that `backend` resolves to for `device`
-/// (as the driver resolves it), as the driver would read it from `cache`,
-/// without starting a compiler: std::nullopt when the cache does not hold
-/// it (or it is stale) or no backend can be chosen. (`auto` probes Level
-/// Zero in a worker where a GPU may be present, as the driver does.)
-std::optional<CachedCompilerIdentity>
-lookupCachedCompilerIdentity(const CompileCache &cache, BackendKind backend,
-                             const DeviceInfo &device,
-                             llvm::StringRef compilerRoot = "");
-
 /// The options that choose a compiler worker pool (backend, compiler, jobs,
 /// limits) and the cache its identity may be in, the rest left at their
-/// defaults: what xpu-start-workers and xpu-native-codegen share.
+/// defaults: a session for xpu-module-cache or xpu-start-workers run alone.
 NativeCodegenOptions getWorkerPoolOptions(BackendKind backend,
                                           llvm::StringRef cacheDir,
                                           llvm::StringRef cacheUrl,
                                           llvm::StringRef compilerRoot,
                                           unsigned jobs, WorkerLimits limits);
 
+/// The options the driver names as the list does (CodegenOptions.def).
+// clang-format off
+#define XPU_DRIVER_OPTIONS(X)                                                  \
+  X(backend) X(spillThreshold) X(autoStrategy) X(cacheDir) X(cacheUrl)         \
+  X(compilerRoot) X(jobs) X(verifyPredictedLarge) X(verifyDeterminism)         \
+  X(maxWorkGroupSize) X(strictLaunch) X(nRegsDefault)
+// clang-format on
+
 /// The driver's options from a holder of CodegenOptions.def's options
 /// (the xpu-native-codegen pass, the Python binding's CompileOptions),
 /// whose values are checked already (checkCodegenOption).
 template <typename Options>
 NativeCodegenOptions getNativeCodegenOptions(const Options &options) {
-  NativeCodegenOptions result =
-      getWorkerPoolOptions(options.backend, options.cacheDir, options.cacheUrl,
-                           options.compilerRoot, options.jobs,
-                           WorkerLimits{/*memoryMiB=*/options.memoryLimitMiB,
-                                        /*timeoutMs=*/options.timeoutMs});
-  result.spillThreshold = options.spillThreshold;
-  result.autoStrategy = options.autoStrategy;
+  NativeCodegenOptions result;
+#define XPU_SET_DRIVER_OPTION(FIELD) result.FIELD = options.FIELD;
+  XPU_DRIVER_OPTIONS(XPU_SET_DRIVER_OPTION)
+#undef XPU_SET_DRIVER_OPTION
+  // Those it holds in its own form.
+  result.limits = WorkerLimits{/*memoryMiB=*/options.memoryLimitMiB,
+                               /*timeoutMs=*/options.timeoutMs};
+  result.validation = options.validateSPIRV;
   result.cacheMaxSize =
       llvm::expectedToOptional(parseCacheMaxSize(options.cacheMaxSize))
           .value_or(kDefaultCacheMaxSize);
-  result.validation = options.validateSPIRV;
-  result.verifyPredictedLarge = options.verifyPredictedLarge;
-  result.verifyDeterminism = options.verifyDeterminism;
-  result.maxWorkGroupSize = options.maxWorkGroupSize;
-  result.strictLaunch = options.strictLaunch;
-  result.nRegsDefault = options.nRegsDefault;
   return result;
 }
 
-/// Starts the compiler workers that a run with `options` is about to need,
-/// in the background, so that they load IGC (and answer the compiler
-/// identity, when `options`' cache does not hold it yet) while the modules
-/// are still being lowered and emitted. Only for a backend known without
-/// probing (ocloc). Returns whether it started them (false when the pool
-/// already did, or they cannot start here: that is the build's error).
-bool prestartCompilerWorkers(const NativeCodegenOptions &options);
+class CompileSession;
 
 class NativeCodegenDriver {
 public:
+  /// A driver on what `session` resolved: its compiler, cache and pool.
+  static llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
+  create(std::shared_ptr<CompileSession> session);
+  /// A driver on a session of its own.
   static llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
   create(const NativeCodegenOptions &options);
   ~NativeCodegenDriver();

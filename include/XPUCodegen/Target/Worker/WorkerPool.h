@@ -142,16 +142,19 @@ public:
          std::string workerPath = "", std::optional<uint64_t> idleMs = {},
          uint64_t startupMs = kDefaultStartupMs,
          WorkerProgram program = WorkerProgram::CompileWorker,
-         unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "");
+         unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "",
+         const CompilerInstallation *compiler = nullptr);
   /// A process-wide pool per program and set of limits, shared by every pass
   /// run in this process and grown to at least `maxWorkers`. Shared pools
   /// are never destroyed (they outlive static destructors, so threads still
   /// compiling at exit never find them gone). `maxJobsPerWorker` applies
-  /// when the pool is created.
+  /// when the pool is created, and so does `compiler`: what `compilerRoot`
+  /// resolved to already (CompileSession), so that a run resolves it once.
   static llvm::Expected<WorkerPool &>
   getShared(unsigned maxWorkers, WorkerLimits limits = {},
             WorkerProgram program = WorkerProgram::CompileWorker,
-            unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "");
+            unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "",
+            const CompilerInstallation *compiler = nullptr);
 
   /// The compiler this pool's compile workers load (resolved from the
   /// `compilerRoot` it was created with, else $XPU_CODEGEN_COMPILER_ROOT,

@@ -1,0 +1,98 @@
+//===- CompileSession.h - What one compile run uses, resolved once -*- C++
+//-*-===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+//
+// A compile session is what a run resolves once at its edge and every stage
+// shares: the compiler installation (the `compiler-root` option, else
+// $XPU_CODEGEN_COMPILER_ROOT, else the system's) and the identities the
+// cache holds for it, the persistent cache with its shared tier, the worker
+// pool and the backend. The pipeline builder, the Python binding, or a pass
+// run alone (from its own options) makes one; xpu-module-cache,
+// xpu-start-workers and xpu-native-codegen share it (docs/Rationale.md,
+// "Compile session"). No MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef XPUCODEGEN_TARGET_CODEGEN_COMPILESESSION_H
+#define XPUCODEGEN_TARGET_CODEGEN_COMPILESESSION_H
+
+#include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Worker/CompilerInstallation.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace mlir::xpu {
+
+struct DeviceInfo;
+
+class CompileSession : public std::enable_shared_from_this<CompileSession> {
+public:
+  /// A session for a run with `options`: the compiler root is resolved
+  /// here, once; the cache is opened and the workers start on first use.
+  static std::shared_ptr<CompileSession>
+  create(const NativeCodegenOptions &options);
+
+  const NativeCodegenOptions &getOptions() const { return options; }
+
+  /// The compiler the run's workers load, or why it cannot be used (the
+  /// first build's error, as a broken root always was).
+  llvm::Expected<const CompilerInstallation &> getCompiler() const;
+
+  /// The persistent cache with its shared tier (a shared tier that cannot
+  /// be used leaves the local one); nullptr when disabled or the directory
+  /// cannot be used.
+  CompileCache *getCache();
+
+  /// The cache as the native compile needs it: the error that kept it from
+  /// opening as asked (e.g. a bad `cache-url`), else the cache or nullptr.
+  llvm::Expected<CompileCache *> openCache();
+
+  /// The shared pool of compile workers for the run's compiler and limits.
+  llvm::Expected<WorkerPool &> getPool();
+
+  /// The identity of the compiler that the backend resolves to for
+  /// `device`, as the driver would read it from the cache, without starting
+  /// a compiler: std::nullopt when the cache does not hold it (or it is
+  /// stale) or no backend can be chosen. Found once per device and run.
+  std::optional<CachedCompilerIdentity>
+  lookupCachedCompilerIdentity(const DeviceInfo &device);
+
+  /// Starts the compiler workers the run is about to need in the
+  /// background, so that they load IGC (and answer the compiler identity
+  /// when the cache does not hold it yet) while modules are still lowered.
+  /// Only for a backend known without probing (ocloc). Returns whether it
+  /// started them.
+  bool prestartWorkers();
+
+private:
+  explicit CompileSession(const NativeCodegenOptions &options);
+  void openCacheOnce();
+
+  NativeCodegenOptions options;
+  /// The compiler root after $XPU_CODEGEN_COMPILER_ROOT, and what it
+  /// resolved to (or the error as text: llvm::Error is not copyable).
+  std::string requestedRoot;
+  std::optional<CompilerInstallation> compiler;
+  std::string compilerError;
+
+  std::once_flag cacheOnce;
+  std::optional<CompileCache> cache;
+  std::string cacheError;
+
+  std::mutex identityMutex;
+  llvm::StringMap<CachedCompilerIdentity> identities;
+};
+
+} // namespace mlir::xpu
+
+#endif // XPUCODEGEN_TARGET_CODEGEN_COMPILESESSION_H

@@ -1,0 +1,125 @@
+//===- CompileSession.cpp - What one compile run uses, resolved once ------===//
+//
+// Part of the XPUCodegen project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
+
+#include "NativeCodegenDriverImpl.h"
+
+#include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Target/Codegen/BackendSelection.h"
+
+using namespace mlir::xpu;
+
+std::shared_ptr<CompileSession>
+CompileSession::create(const NativeCodegenOptions &options) {
+  return std::shared_ptr<CompileSession>(new CompileSession(options));
+}
+
+CompileSession::CompileSession(const NativeCodegenOptions &options)
+    : options(options),
+      requestedRoot(getRequestedCompilerRoot(options.compilerRoot)) {
+  llvm::Expected<CompilerInstallation> resolved =
+      resolveCompilerRoot(requestedRoot);
+  if (resolved)
+    compiler = std::move(*resolved);
+  else
+    compilerError = llvm::toString(resolved.takeError());
+}
+
+llvm::Expected<const CompilerInstallation &>
+CompileSession::getCompiler() const {
+  if (!compiler)
+    return llvm::createStringError(compilerError);
+  return *compiler;
+}
+
+void CompileSession::openCacheOnce() {
+  std::call_once(cacheOnce, [&] {
+    llvm::Expected<std::optional<CompileCache>> opened =
+        CompileCache::open(options.cacheDir, options.cacheUrl);
+    if (opened) {
+      cache = std::move(*opened);
+      return;
+    }
+    cacheError = llvm::toString(opened.takeError());
+    // The local tier still serves the stages that only read the cache.
+    llvm::Expected<std::optional<CompileCache>> local =
+        CompileCache::open(options.cacheDir, "none");
+    if (local)
+      cache = std::move(*local);
+    else
+      llvm::consumeError(local.takeError());
+  });
+}
+
+CompileCache *CompileSession::getCache() {
+  openCacheOnce();
+  return cache ? &*cache : nullptr;
+}
+
+llvm::Expected<CompileCache *> CompileSession::openCache() {
+  openCacheOnce();
+  if (!cacheError.empty())
+    return llvm::createStringError(cacheError);
+  return cache ? &*cache : nullptr;
+}
+
+llvm::Expected<WorkerPool &> CompileSession::getPool() {
+  llvm::Expected<const CompilerInstallation &> resolved = getCompiler();
+  if (!resolved)
+    return resolved.takeError();
+  return WorkerPool::getShared(
+      options.jobs, options.limits, WorkerProgram::CompileWorker,
+      /*maxJobsPerWorker=*/0, requestedRoot, &*resolved);
+}
+
+std::optional<CachedCompilerIdentity>
+CompileSession::lookupCachedCompilerIdentity(const DeviceInfo &device) {
+  std::lock_guard<std::mutex> lock(identityMutex);
+  // Only what was found is kept: the native compile caches an identity
+  // the module cache looked for in vain, and stores under it afterwards.
+  if (auto found = identities.find(device.name); found != identities.end())
+    return found->second;
+  CompileCache *opened = getCache();
+  // A broken root is the driver's located error, not the cache's.
+  if (!opened || !compiler)
+    return std::nullopt;
+  llvm::Expected<BackendChoice> choice = selectBackend(options.backend, device);
+  if (!choice) {
+    llvm::consumeError(choice.takeError());
+    return std::nullopt;
+  }
+  std::optional<std::string> identity = opened->lookupCompilerIdentity(
+      detail::getIdentityContext(choice->worker, *compiler),
+      detail::isPortableIdentity(choice->worker));
+  if (!identity)
+    return std::nullopt;
+  CachedCompilerIdentity cached{choice->name.str(),
+                                parseCompilerIdentity(*identity).text};
+  identities.try_emplace(device.name, cached);
+  return cached;
+}
+
+bool CompileSession::prestartWorkers() {
+  std::optional<WorkerBackend> backend =
+      selectBackendWithoutProbe(options.backend);
+  if (!backend)
+    return false;
+  // Errors are the driver's to report when it starts, as without this.
+  llvm::Expected<WorkerPool &> pool = getPool();
+  if (!pool) {
+    llvm::consumeError(pool.takeError());
+    return false;
+  }
+  CompileCache *opened = getCache();
+  // A cached identity is read from the cache by the driver, not asked.
+  bool identityCached =
+      opened && opened->lookupCompilerIdentity(
+                    detail::getIdentityContext(*backend, pool->getCompiler()),
+                    detail::isPortableIdentity(*backend));
+  return pool->prestart(identityCached ? std::nullopt
+                                       : std::optional(*backend));
+}
