@@ -52,7 +52,6 @@ mlir::xpu::getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
 
 void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
                                      const CodegenPipelineOptions &options,
-                                     CompileResults *results,
                                      std::shared_ptr<CompileSession> session) {
   if (!session)
     session = CompileSession::create(getNativeCodegenOptions(options));
@@ -101,7 +100,7 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   emit.keepGoing = true;
   emit.jobs = options.jobs;
   pm.addPass(createXPUEmitSPIRV(emit));
-  pm.addPass(createXPUNativeCodegen(options, session, results));
+  pm.addPass(createXPUNativeCodegen(options, session));
 
   // Stock mlir-translate reads the host module only without #xpu attributes.
   if (options.host || options.xevmObjects) {

@@ -198,18 +198,17 @@ CompileOutcome compileMLIR(const std::string &text,
 
   // The pass hands each module's report over directly, even when some
   // modules failed: it is how the caller learns what did compile.
-  CompileResults results;
   CodegenPipelineOptions pipeline;
   setPipelineOptions(options, pipeline);
   PassManager pm(&context, ModuleOp::getOperationName());
   // The run's edge: the compiler, cache and workers resolved once, from the
-  // call's options, for every pass that compiles.
-  buildCodegenPipeline(
-      pm, pipeline, &results,
-      CompileSession::create(getNativeCodegenOptions(options)));
+  // call's options, for every pass that compiles; it collects the results.
+  std::shared_ptr<CompileSession> session =
+      CompileSession::create(getNativeCodegenOptions(options));
+  buildCodegenPipeline(pm, pipeline, session);
   if (failed(pm.run(*module)))
     outcome.success = false;
-  addModuleOutcomes(*module, results.modules, outcome);
+  addModuleOutcomes(*module, session->takeResults(), outcome);
   return finish();
 }
 

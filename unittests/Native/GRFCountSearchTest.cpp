@@ -11,48 +11,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeGRFCompiler.h"
+
 #include "XPUCodegen/Target/Native/GRFBuild.h"
 
 #include "gtest/gtest.h"
-
-#include <map>
 
 using namespace llvm;
 using namespace mlir::xpu;
 
 namespace {
 
-/// A fake IGC 2.40: spill and SIMD width per register count; its default
-/// build picks `defaultCount`.
-struct FakeCompiler {
-  struct Build {
-    int64_t spill = 0;
-    int64_t simd = 16;
-  };
-  unsigned defaultCount = 128;
-  std::map<unsigned, Build> counts;
-  std::vector<BuildGRF> built;
-
-  Expected<BuildAttempt> operator()(BuildGRF mode) {
-    built.push_back(mode);
-    unsigned registers = mode == BuildGRF::Default
-                             ? defaultCount
-                             : static_cast<unsigned>(getNRegs(mode));
-    Build b = counts[registers];
-    BuildAttempt attempt;
-    attempt.mode = mode;
-    attempt.buildFlags = getBuildFlags(mode, WorkerBackend::Ocloc, "");
-    attempt.spillSize = b.spill;
-    KernelMeasurement kernel;
-    kernel.name = "k";
-    kernel.grfCount = registers;
-    kernel.simd = b.simd;
-    kernel.spillSize = b.spill;
-    kernel.scratchSize = b.spill;
-    attempt.kernels.push_back(kernel);
-    return attempt;
-  }
-};
+using FakeCompiler = test::FakeGRFCompiler;
 
 Expected<GRFDecision> decide(FakeCompiler &compiler, StringRef arch,
                              uint64_t workGroup = 0, int64_t threshold = 0,

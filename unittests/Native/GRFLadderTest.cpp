@@ -10,45 +10,18 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FakeGRFCompiler.h"
+
 #include "XPUCodegen/Target/Native/GRFBuild.h"
 
 #include "gtest/gtest.h"
-
-#include <map>
 
 using namespace llvm;
 using namespace mlir::xpu;
 
 namespace {
 
-/// A fake compiler: spill, SIMD width and scratch per mode, recording the
-/// builds it runs.
-struct FakeCompiler {
-  struct Build {
-    int64_t spill = 0;
-    int64_t simd = 16;
-    int64_t scratch = 0;
-  };
-  std::map<BuildGRF, Build> builds;
-  std::vector<BuildGRF> built;
-
-  Expected<BuildAttempt> operator()(BuildGRF mode) {
-    built.push_back(mode);
-    Build b = builds[mode];
-    BuildAttempt attempt;
-    attempt.mode = mode;
-    attempt.buildFlags = getBuildFlags(mode, WorkerBackend::Ocloc, "");
-    attempt.spillSize = b.spill;
-    KernelMeasurement kernel;
-    kernel.name = "k";
-    kernel.grfCount = getNRegs(mode) ? getNRegs(mode) : 128;
-    kernel.simd = b.simd;
-    kernel.spillSize = b.spill;
-    kernel.scratchSize = b.scratch;
-    attempt.kernels.push_back(kernel);
-    return attempt;
-  }
-};
+using FakeCompiler = test::FakeGRFCompiler;
 
 /// cri with its GRF modes only: the ladder walk itself, as `auto` runs it
 /// where IGC's default build cannot start the register-count search
@@ -103,7 +76,7 @@ TEST(GRFLadderTest, LadderComesFromTheDeviceTable) {
 
 TEST(GRFLadderTest, StopsWhereNothingSpills) {
   FakeCompiler compiler;
-  compiler.builds[S].spill = 11520;
+  compiler.at(S).spill = 11520;
   Expected<GRFDecision> d = decide(compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (Modes{S, L}));
@@ -121,8 +94,8 @@ TEST(GRFLadderTest, StopsWhereNothingSpills) {
 TEST(GRFLadderTest, ClimbsTo512WhenLargeStillSpills) {
   // acc32 on cri with IGC 2.40: 11520 / 2624 / 0 bytes.
   FakeCompiler compiler;
-  compiler.builds[S].spill = 11520;
-  compiler.builds[L].spill = 2624;
+  compiler.at(S).spill = 11520;
+  compiler.at(L).spill = 2624;
   Expected<GRFDecision> d = decide(compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (Modes{S, L, X}));
@@ -139,9 +112,9 @@ TEST(GRFLadderTest, ClimbsTo512WhenLargeStillSpills) {
 TEST(GRFLadderTest, Keeps256When512DoesNotSpillStrictlyLess) {
   for (int64_t xlargeSpill : {2624, 4000}) {
     FakeCompiler compiler;
-    compiler.builds[S].spill = 11520;
-    compiler.builds[L].spill = 2624;
-    compiler.builds[X].spill = xlargeSpill;
+    compiler.at(S).spill = 11520;
+    compiler.at(L).spill = 2624;
+    compiler.at(X).spill = xlargeSpill;
     Expected<GRFDecision> d = decide(compiler);
     ASSERT_TRUE(bool(d)) << toString(d.takeError());
     EXPECT_EQ(compiler.built, (Modes{S, L, X}));
@@ -157,9 +130,9 @@ TEST(GRFLadderTest, ComparesWithTheBestSoFar) {
   // Large spills more than small, so small stays the best; xlarge must beat
   // small, not large.
   FakeCompiler compiler;
-  compiler.builds[S].spill = 1000;
-  compiler.builds[L].spill = 3000;
-  compiler.builds[X].spill = 2000;
+  compiler.at(S).spill = 1000;
+  compiler.at(L).spill = 3000;
+  compiler.at(X).spill = 2000;
   Expected<GRFDecision> d = decide(compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, S);
@@ -172,8 +145,8 @@ TEST(GRFLadderTest, WorkGroupLimitRulesOut512Unbuilt) {
   // 512 work-items at SIMD16: 128 and 256 registers run them (1024, 512),
   // 512 registers only 256 (8 engines x 2 threads x 16 lanes).
   FakeCompiler compiler;
-  compiler.builds[S].spill = 11520;
-  compiler.builds[L].spill = 2624;
+  compiler.at(S).spill = 11520;
+  compiler.at(L).spill = 2624;
   Expected<GRFDecision> d = decide(compiler, criLimits(512, 16));
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (Modes{S, L}));
@@ -198,9 +171,9 @@ TEST(GRFLadderTest, An512BinaryThatCannotLaunchEndsTheLadderBelowIt) {
   // SIMD32, so nothing was ruled out before building) do not fit; the
   // decision is the one the two lower rungs make, and all three are listed.
   FakeCompiler compiler;
-  compiler.builds[S] = {11520, 32, 0};
-  compiler.builds[L] = {2624, 32, 0};
-  compiler.builds[X] = {0, 16, 0};
+  compiler.at(S) = {11520, 32, 0};
+  compiler.at(L) = {2624, 32, 0};
+  compiler.at(X) = {0, 16, 0};
   Expected<GRFDecision> d = decide(compiler, criLimits(512, 0));
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (Modes{S, L, X}));
@@ -218,9 +191,9 @@ TEST(GRFLadderTest, An512BinaryThatCannotLaunchEndsTheLadderBelowIt) {
 TEST(GRFLadderTest, ScratchOverflowClimbsEveryRung) {
   // Small and large over the per-thread scratch limit (256 KiB), xlarge fits.
   FakeCompiler compiler;
-  compiler.builds[S] = {20000, 16, 524288};
-  compiler.builds[L] = {9000, 16, 300000};
-  compiler.builds[X] = {0, 16, 200000};
+  compiler.at(S) = {20000, 16, 524288};
+  compiler.at(L) = {9000, 16, 300000};
+  compiler.at(X) = {0, 16, 200000};
   Expected<GRFDecision> d = decide(compiler);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(d->getChosen().mode, X);
@@ -236,8 +209,8 @@ TEST(GRFLadderTest, ScratchOverflowClimbsEveryRung) {
 TEST(GRFLadderTest, PlansClimbPastTheirPair) {
   // Speculation builds small and large at once, then measures xlarge.
   FakeCompiler speculative;
-  speculative.builds[S].spill = 11520;
-  speculative.builds[L].spill = 2624;
+  speculative.at(S).spill = 11520;
+  speculative.at(L).spill = 2624;
   Expected<GRFDecision> d =
       decide(speculative, criLimits(), AutoPlan::Speculate);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
@@ -250,8 +223,8 @@ TEST(GRFLadderTest, PlansClimbPastTheirPair) {
   // A predicted large that spills builds small too, then xlarge: the
   // measurement overrides the prediction.
   FakeCompiler predicted;
-  predicted.builds[S].spill = 11520;
-  predicted.builds[L].spill = 2624;
+  predicted.at(S).spill = 11520;
+  predicted.at(L).spill = 2624;
   d = decide(predicted, criLimits(), AutoPlan::PredictLarge);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(predicted.built, (Modes{L, S, X}));
@@ -262,8 +235,8 @@ TEST(GRFLadderTest, PlansClimbPastTheirPair) {
 
   // verify-predicted-large=false skips small, still measures xlarge.
   FakeCompiler trusted;
-  trusted.builds[L].spill = 2624;
-  trusted.builds[X].spill = 3000;
+  trusted.at(L).spill = 2624;
+  trusted.at(X).spill = 3000;
   d = decide(trusted, criLimits(), AutoPlan::PredictLargeUnverified);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(trusted.built, (Modes{L, X}));
@@ -273,7 +246,7 @@ TEST(GRFLadderTest, PlansClimbPastTheirPair) {
 
 TEST(GRFLadderTest, ForcedXLargeBuildsOnceAndRespectsTheWorkGroup) {
   FakeCompiler compiler;
-  compiler.builds[X].spill = 64;
+  compiler.at(X).spill = 64;
   Expected<GRFDecision> d =
       decide(compiler, criLimits(), AutoPlan::Measure, 0, GRFMode::XLarge);
   ASSERT_TRUE(bool(d)) << toString(d.takeError());

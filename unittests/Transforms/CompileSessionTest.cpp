@@ -8,6 +8,8 @@
 // what the root holds later, or what $XPU_CODEGEN_COMPILER_ROOT says later,
 // changes nothing for the run, and a broken root is one error kept for the
 // stage that needs the compiler. Its cache is opened once and shared.
+// Passes run alone share one session per run (getShared), and the session
+// collects each module's result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +113,46 @@ TEST(CompileSessionTest, OpensTheCacheOnceForEveryStage) {
   ASSERT_TRUE(bool(opened));
   EXPECT_EQ(*opened, cache);
   llvm::sys::fs::remove_directories(dir);
+}
+
+TEST(CompileSessionTest, PassesRunAloneShareTheLiveSessionOfTheirOptions) {
+  FakeCompilerRoot fake;
+  NativeCodegenOptions moduleCache = getOptions(fake.root, "none");
+  NativeCodegenOptions nativeCodegen = moduleCache;
+  // What each pass decides or how many workers it asks for is its own.
+  nativeCodegen.spillThreshold = 1000;
+  nativeCodegen.jobs = 3;
+  std::shared_ptr<CompileSession> first =
+      CompileSession::getShared(moduleCache);
+  EXPECT_EQ(CompileSession::getShared(nativeCodegen), first);
+
+  NativeCodegenOptions otherRoot = getOptions("/nonexistent", "none");
+  EXPECT_NE(CompileSession::getShared(otherRoot), first);
+
+  // A run's session ends with the passes that hold it.
+  std::weak_ptr<CompileSession> ended = first;
+  first.reset();
+  EXPECT_TRUE(ended.expired());
+  std::shared_ptr<CompileSession> next = CompileSession::getShared(moduleCache);
+  ASSERT_NE(next, nullptr);
+  EXPECT_EQ(next->getOptions().compilerRoot, fake.root.str().str());
+}
+
+TEST(CompileSessionTest, CollectsEachModulesResultInTheOrderRecorded) {
+  std::shared_ptr<CompileSession> session =
+      CompileSession::create(getOptions("", "none"));
+  std::vector<ModuleReport> first(2), second(1);
+  first[0].module = "a";
+  first[1].module = "b";
+  second[0].module = "c";
+  session->addResults(std::move(first));
+  session->addResults(std::move(second));
+  std::vector<ModuleReport> taken = session->takeResults();
+  ASSERT_EQ(taken.size(), 3u);
+  EXPECT_EQ(taken[0].module, "a");
+  EXPECT_EQ(taken[1].module, "b");
+  EXPECT_EQ(taken[2].module, "c");
+  EXPECT_TRUE(session->takeResults().empty());
 }
 
 } // namespace

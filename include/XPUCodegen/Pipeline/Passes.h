@@ -51,12 +51,11 @@ createXPUModuleCache(const CodegenPipelineOptions &options,
 std::unique_ptr<Pass>
 createXPUStartWorkers(const CodegenPipelineOptions &options,
                       std::shared_ptr<CompileSession> session);
-/// xpu-native-codegen also hands each module's report to `results` (which
-/// must outlive the pass) when given, as the report file lists them.
+/// xpu-native-codegen hands each module's report to `session`
+/// (CompileSession::takeResults), as the report file lists them.
 std::unique_ptr<Pass>
 createXPUNativeCodegen(const CodegenPipelineOptions &options,
-                       std::shared_ptr<CompileSession> session,
-                       CompileResults *results = nullptr);
+                       std::shared_ptr<CompileSession> session);
 
 /// The options that can change what the pipeline makes of a module (those
 /// of role Keyed), printed, for the module cache's keys.
@@ -64,12 +63,11 @@ std::string getModuleCachePipelineKey(const CodegenPipelineOptions &options);
 
 /// Adds the whole flow: attach the target, resolve GRF modes, lower
 /// gpu/arith/memref/vector/scf/math to LLVM, emit SPIR-V, compile natively.
-/// Each module's report goes to `results` when given. The passes that
-/// compile share `session`; without one, the builder makes it from
-/// `options` (the run's edge: the compiler root is resolved here).
+/// The passes that compile share `session`, which collects each module's
+/// report; without one, the builder makes it from `options` (the run's
+/// edge: the compiler root is resolved here).
 void buildCodegenPipeline(OpPassManager &pm,
                           const CodegenPipelineOptions &options,
-                          CompileResults *results = nullptr,
                           std::shared_ptr<CompileSession> session = nullptr);
 
 /// Registers `xpu-codegen-pipeline`.

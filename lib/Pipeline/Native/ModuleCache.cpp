@@ -385,7 +385,8 @@ namespace {
 struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
   XPU_MODULE_CACHE_OPTIONS(XPU_DECLARE_PASS_OPTION)
 
-  /// The run's session; made from the options when the pass runs alone.
+  /// The run's session; when the pass runs alone, the one its options share
+  /// with the other passes of the run (CompileSession::getShared).
   std::shared_ptr<CompileSession> session;
 
   ModuleCachePass() = default;
@@ -404,7 +405,7 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
 
   void runOnOperation() override {
     if (!session)
-      session = CompileSession::create(getWorkerPoolOptions(
+      session = CompileSession::getShared(getWorkerPoolOptions(
           backend, cacheDir, cacheUrl, compilerRoot, /*jobs=*/0, {}));
     CompileCache *cache = session->getCache();
     if (!cache)

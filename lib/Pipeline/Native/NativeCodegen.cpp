@@ -52,14 +52,15 @@ Location mlir::xpu::detail::getLineLoc(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 NativeCodegenRun::NativeCodegenRun(ModuleOp module, CompileSession &session,
+                                   const NativeCodegenOptions &driverOptions,
                                    const NativeCodegenRunOptions &options,
                                    NativeCodegenCounters counters)
-    : module(module), session(session), grfMode(options.grfMode),
-      remarks(options.remarks), numObjects(counters.numObjects),
-      numFailed(counters.numFailed), numBuilds(counters.numBuilds),
-      numSplit(counters.numSplit) {}
+    : module(module), session(session), driverOptions(driverOptions),
+      grfMode(options.grfMode), remarks(options.remarks),
+      numObjects(counters.numObjects), numFailed(counters.numFailed),
+      numBuilds(counters.numBuilds), numSplit(counters.numSplit) {}
 
-LogicalResult NativeCodegenRun::run(StringRef report, CompileResults *results) {
+LogicalResult NativeCodegenRun::run(StringRef report) {
   collectLinkSources();
   SmallVector<ObjectSlot> slots;
   std::vector<ModuleCompileRequest> requests;
@@ -84,10 +85,7 @@ LogicalResult NativeCodegenRun::run(StringRef report, CompileResults *results) {
   for (const ModuleReport &moduleReport : reports)
     entries.push_back(getReportEntry(moduleReport));
   storeInModuleCache(reportSlots, entries);
-  if (results)
-    results->modules.insert(results->modules.end(),
-                            std::make_move_iterator(reports.begin()),
-                            std::make_move_iterator(reports.end()));
+  session.addResults(std::move(reports));
 
   // The report is written even when some modules failed: it is how the
   // caller learns what did compile.
@@ -111,7 +109,7 @@ LogicalResult NativeCodegenRun::compile(
   // The session is shared (a std::shared_ptr the pass holds); the driver
   // keeps it alive as long as it lives.
   llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
-      NativeCodegenDriver::create(session.shared_from_this());
+      NativeCodegenDriver::create(session.shared_from_this(), driverOptions);
   if (!driver) {
     mlir::emitError(getOperation().getLoc())
         << "xpu-native-codegen: cannot start the native compiler: "
@@ -174,13 +172,14 @@ struct NativeCodegenPass
     : public xpu::impl::XPUNativeCodegenBase<NativeCodegenPass> {
   XPU_NATIVE_CODEGEN_OPTIONS(XPU_DECLARE_PASS_OPTION)
 
-  /// The run's session; made from the options when the pass runs alone.
+  /// The run's session; when the pass runs alone, the one its options share
+  /// with the other passes of the run (CompileSession::getShared).
   std::shared_ptr<CompileSession> session;
 
   NativeCodegenPass() = default;
   /// A clone: the options are copied by the pass manager.
   NativeCodegenPass(const NativeCodegenPass &other)
-      : Base(other), session(other.session), results(other.results) {}
+      : Base(other), session(other.session) {}
   NativeCodegenPass(const CodegenPipelineOptions &options,
                     std::shared_ptr<CompileSession> session)
       : session(std::move(session)) {
@@ -210,17 +209,14 @@ struct NativeCodegenPass
           << "xpu-native-codegen: " << llvm::toString(std::move(error));
       return signalPassFailure();
     }
+    NativeCodegenOptions own = getNativeCodegenOptions(*this);
     if (!session)
-      session = CompileSession::create(getNativeCodegenOptions(*this));
-    NativeCodegenRun run(getOperation(), *session, {grfMode, remarks},
+      session = CompileSession::getShared(own);
+    NativeCodegenRun run(getOperation(), *session, own, {grfMode, remarks},
                          {numObjects, numFailed, numBuilds, numSplit});
-    if (failed(run.run(report, results)))
+    if (failed(run.run(report)))
       signalPassFailure();
   }
-
-  /// Where each module's report goes besides the report file (the caller's
-  /// collection), or null.
-  CompileResults *results = nullptr;
 
   /// The option values no parser checks, before anything compiles.
   llvm::Error checkOptions() {
@@ -233,9 +229,6 @@ struct NativeCodegenPass
 
 std::unique_ptr<Pass>
 mlir::xpu::createXPUNativeCodegen(const CodegenPipelineOptions &options,
-                                  std::shared_ptr<CompileSession> session,
-                                  CompileResults *results) {
-  auto pass = std::make_unique<NativeCodegenPass>(options, std::move(session));
-  pass->results = results;
-  return pass;
+                                  std::shared_ptr<CompileSession> session) {
+  return std::make_unique<NativeCodegenPass>(options, std::move(session));
 }

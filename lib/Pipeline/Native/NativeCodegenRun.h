@@ -70,7 +70,7 @@ std::string getExcerpt(StringRef message);
 /// print only `file:line`.
 Location getLineLoc(Operation *op);
 
-/// What the run's steps read besides the session's options.
+/// What the run's steps read besides the driver's options.
 struct NativeCodegenRunOptions {
   GRFMode grfMode = GRFMode::Auto;
   bool remarks = false;
@@ -89,13 +89,14 @@ struct NativeCodegenCounters {
 class NativeCodegenRun {
 public:
   NativeCodegenRun(ModuleOp module, CompileSession &session,
+                   const NativeCodegenOptions &driverOptions,
                    const NativeCodegenRunOptions &options,
                    NativeCodegenCounters counters);
 
   /// The whole run; failure when the driver cannot start, the report cannot
   /// be written or a module failed (each already diagnosed). Each module's
-  /// report goes to `results` when given.
-  LogicalResult run(StringRef reportPath, CompileResults *results);
+  /// report goes to the session (CompileSession::addResults).
+  LogicalResult run(StringRef reportPath);
 
 private:
   ModuleOp getOperation() { return module; }
@@ -198,6 +199,8 @@ private:
   ModuleOp module;
   /// The run's compiler, cache and workers (shared with xpu-module-cache).
   CompileSession &session;
+  /// The pass's own options, as the driver decides by them.
+  const NativeCodegenOptions &driverOptions;
   // Named as the pass's options and statistics, which they stand for.
   GRFMode grfMode;
   bool remarks;

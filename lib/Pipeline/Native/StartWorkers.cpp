@@ -38,7 +38,8 @@ struct StartWorkersPass
     : public xpu::impl::XPUStartWorkersBase<StartWorkersPass> {
   XPU_START_WORKERS_OPTIONS(XPU_DECLARE_PASS_OPTION)
 
-  /// The run's session; made from the options when the pass runs alone.
+  /// The run's session; when the pass runs alone, the one its options share
+  /// with the other passes of the run (CompileSession::getShared).
   std::shared_ptr<CompileSession> session;
 
   StartWorkersPass() = default;
@@ -55,12 +56,14 @@ struct StartWorkersPass
     markAllAnalysesPreserved();
     if (!hasModuleToCompile(getOperation()))
       return;
+    NativeCodegenOptions own =
+        getWorkerPoolOptions(backend, cacheDir, cacheUrl, compilerRoot, jobs,
+                             WorkerLimits{/*memoryMiB=*/memoryLimitMiB,
+                                          /*timeoutMs=*/timeoutMs});
     if (!session)
-      session = CompileSession::create(
-          getWorkerPoolOptions(backend, cacheDir, cacheUrl, compilerRoot, jobs,
-                               WorkerLimits{/*memoryMiB=*/memoryLimitMiB,
-                                            /*timeoutMs=*/timeoutMs}));
-    if (session->prestartWorkers())
+      session = CompileSession::getShared(own);
+    // The pool xpu-native-codegen will ask for: the same jobs and limits.
+    if (session->prestartWorkers(own))
       ++numStarted;
   }
 };

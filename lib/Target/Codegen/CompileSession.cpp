@@ -11,11 +11,45 @@
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
 
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
 using namespace mlir::xpu;
 
 std::shared_ptr<CompileSession>
 CompileSession::create(const NativeCodegenOptions &options) {
   return std::shared_ptr<CompileSession>(new CompileSession(options));
+}
+
+std::string CompileSession::getSessionKey(const NativeCodegenOptions &options) {
+  // What the constructor, openCacheOnce and lookupCachedCompilerIdentity
+  // read; a pool's jobs and limits are its user's (getPool).
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << stringifyBackendKind(options.backend) << '\0' << options.compilerRoot
+     << '\0' << options.cacheDir << '\0' << options.cacheUrl;
+  return key;
+}
+
+std::shared_ptr<CompileSession>
+CompileSession::getShared(const NativeCodegenOptions &options) {
+  // Weak: a session ends with the last pass manager holding it, so runs
+  // that follow (another xpu-opt input, a changed environment) resolve
+  // afresh.
+  static std::mutex mutex;
+  static llvm::StringMap<std::weak_ptr<CompileSession>> live;
+  std::lock_guard<std::mutex> lock(mutex);
+  for (auto it = live.begin(); it != live.end();) {
+    auto entry = it++;
+    if (entry->second.expired())
+      live.erase(entry);
+  }
+  std::weak_ptr<CompileSession> &slot = live[getSessionKey(options)];
+  if (std::shared_ptr<CompileSession> session = slot.lock())
+    return session;
+  std::shared_ptr<CompileSession> session = create(options);
+  slot = session;
+  return session;
 }
 
 CompileSession::CompileSession(const NativeCodegenOptions &options)
@@ -67,12 +101,13 @@ llvm::Expected<CompileCache *> CompileSession::openCache() {
   return cache ? &*cache : nullptr;
 }
 
-llvm::Expected<WorkerPool &> CompileSession::getPool() {
+llvm::Expected<WorkerPool &>
+CompileSession::getPool(const NativeCodegenOptions &user) {
   llvm::Expected<const CompilerInstallation &> resolved = getCompiler();
   if (!resolved)
     return resolved.takeError();
   return WorkerPool::getShared(
-      options.jobs, options.limits, WorkerProgram::CompileWorker,
+      user.jobs, user.limits, WorkerProgram::CompileWorker,
       /*maxJobsPerWorker=*/0, requestedRoot, &*resolved);
 }
 
@@ -103,13 +138,13 @@ CompileSession::lookupCachedCompilerIdentity(const DeviceInfo &device) {
   return cached;
 }
 
-bool CompileSession::prestartWorkers() {
+bool CompileSession::prestartWorkers(const NativeCodegenOptions &user) {
   std::optional<WorkerBackend> backend =
       selectBackendWithoutProbe(options.backend);
   if (!backend)
     return false;
   // Errors are the driver's to report when it starts, as without this.
-  llvm::Expected<WorkerPool &> pool = getPool();
+  llvm::Expected<WorkerPool &> pool = getPool(user);
   if (!pool) {
     llvm::consumeError(pool.takeError());
     return false;
@@ -122,4 +157,15 @@ bool CompileSession::prestartWorkers() {
                     detail::isPortableIdentity(*backend));
   return pool->prestart(identityCached ? std::nullopt
                                        : std::optional(*backend));
+}
+
+void CompileSession::addResults(std::vector<ModuleReport> reports) {
+  std::lock_guard<std::mutex> lock(resultsMutex);
+  results.insert(results.end(), std::make_move_iterator(reports.begin()),
+                 std::make_move_iterator(reports.end()));
+}
+
+std::vector<ModuleReport> CompileSession::takeResults() {
+  std::lock_guard<std::mutex> lock(resultsMutex);
+  return std::exchange(results, {});
 }

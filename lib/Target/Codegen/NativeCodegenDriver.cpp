@@ -186,14 +186,23 @@ NativeCodegenDriver::create(const NativeCodegenOptions &options) {
 
 llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
 NativeCodegenDriver::create(std::shared_ptr<CompileSession> session) {
-  llvm::Expected<WorkerPool &> pool = session->getPool();
+  const NativeCodegenOptions &options = session->getOptions();
+  return create(std::move(session), options);
+}
+
+llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
+NativeCodegenDriver::create(std::shared_ptr<CompileSession> session,
+                            const NativeCodegenOptions &options) {
+  assert(CompileSession::getSessionKey(options) ==
+             CompileSession::getSessionKey(session->getOptions()) &&
+         "the session resolved other options");
+  llvm::Expected<WorkerPool &> pool = session->getPool(options);
   if (!pool)
     return pool.takeError();
   llvm::Expected<CompileCache *> cache = session->openCache();
   if (!cache)
     return cache.takeError();
-  std::unique_ptr<NativeCodegenDriver> driver(
-      new NativeCodegenDriver(session->getOptions()));
+  std::unique_ptr<NativeCodegenDriver> driver(new NativeCodegenDriver(options));
   driver->impl->pool = &*pool;
   driver->impl->cache = *cache;
   driver->impl->session = std::move(session);

@@ -1,5 +1,4 @@
-//===- CompileSession.h - What one compile run uses, resolved once -*- C++
-//-*-===//
+//===- CompileSession.h - What a compile run resolves once ------*- C++ -*-===//
 //
 // Part of the XPUCodegen project.
 //
@@ -9,8 +8,9 @@
 // shares: the compiler installation (the `compiler-root` option, else
 // $XPU_CODEGEN_COMPILER_ROOT, else the system's) and the identities the
 // cache holds for it, the persistent cache with its shared tier, the worker
-// pool and the backend. The pipeline builder, the Python binding, or a pass
-// run alone (from its own options) makes one; xpu-module-cache,
+// pool and the backend, and what the run made of each module (its
+// ModuleReport). The pipeline builder or the Python binding makes one;
+// passes run alone share one per run through getShared(). xpu-module-cache,
 // xpu-start-workers and xpu-native-codegen share it (docs/Rationale.md,
 // "Compile session"). No MLIR.
 //
@@ -21,6 +21,7 @@
 
 #include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/Worker/CompilerInstallation.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -30,6 +31,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::xpu {
 
@@ -41,6 +43,18 @@ public:
   /// here, once; the cache is opened and the workers start on first use.
   static std::shared_ptr<CompileSession>
   create(const NativeCodegenOptions &options);
+
+  /// The session of passes run alone (xpu-opt with a pass list): the live
+  /// session whose run-level options (getSessionKey) equal `options`', else
+  /// a new one. Passes hold their session while their pass manager lives,
+  /// so the passes of one run share it: the compiler root is resolved and
+  /// the cache opened once.
+  static std::shared_ptr<CompileSession>
+  getShared(const NativeCodegenOptions &options);
+
+  /// The options a session resolves (compiler, cache, workers, backend),
+  /// printed: sessions with equal keys are interchangeable.
+  static std::string getSessionKey(const NativeCodegenOptions &options);
 
   const NativeCodegenOptions &getOptions() const { return options; }
 
@@ -57,8 +71,11 @@ public:
   /// opening as asked (e.g. a bad `cache-url`), else the cache or nullptr.
   llvm::Expected<CompileCache *> openCache();
 
-  /// The shared pool of compile workers for the run's compiler and limits.
-  llvm::Expected<WorkerPool &> getPool();
+  /// The shared pool of compile workers for the run's compiler, with the
+  /// jobs and limits of `user` (the options of the pass that asks: passes
+  /// run alone may share a session but set their own).
+  llvm::Expected<WorkerPool &> getPool(const NativeCodegenOptions &user);
+  llvm::Expected<WorkerPool &> getPool() { return getPool(options); }
 
   /// The identity of the compiler that the backend resolves to for
   /// `device`, as the driver would read it from the cache, without starting
@@ -71,8 +88,16 @@ public:
   /// background, so that they load IGC (and answer the compiler identity
   /// when the cache does not hold it yet) while modules are still lowered.
   /// Only for a backend known without probing (ocloc). Returns whether it
-  /// started them.
-  bool prestartWorkers();
+  /// started them; the pool is that of `user`'s jobs and limits.
+  bool prestartWorkers(const NativeCodegenOptions &user);
+  bool prestartWorkers() { return prestartWorkers(options); }
+
+  /// Records what the run made of some modules, in input order; any
+  /// stage's thread may call it.
+  void addResults(std::vector<ModuleReport> reports);
+
+  /// Hands over every result recorded so far (in the order recorded).
+  std::vector<ModuleReport> takeResults();
 
 private:
   explicit CompileSession(const NativeCodegenOptions &options);
@@ -91,6 +116,9 @@ private:
 
   std::mutex identityMutex;
   llvm::StringMap<CachedCompilerIdentity> identities;
+
+  std::mutex resultsMutex;
+  std::vector<ModuleReport> results;
 };
 
 } // namespace mlir::xpu

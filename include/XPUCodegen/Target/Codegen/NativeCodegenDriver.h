@@ -244,7 +244,13 @@ class CompileSession;
 
 class NativeCodegenDriver {
 public:
-  /// A driver on what `session` resolved: its compiler, cache and pool.
+  /// A driver on what `session` resolved: its compiler, cache and pool;
+  /// it decides as `options` say (a shared session's own options may be
+  /// another pass's, equal only in what the session resolves).
+  static llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
+  create(std::shared_ptr<CompileSession> session,
+         const NativeCodegenOptions &options);
+  /// A driver on what `session` resolved, deciding as its options say.
   static llvm::Expected<std::unique_ptr<NativeCodegenDriver>>
   create(std::shared_ptr<CompileSession> session);
   /// A driver on a session of its own.

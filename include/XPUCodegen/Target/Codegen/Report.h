@@ -86,12 +86,6 @@ llvm::json::Value getReportEntry(const ModuleReport &report);
 /// back from it.
 ModuleReport readCachedReport(llvm::json::Value entry);
 
-/// What a run collects for its caller: each module's report, in input
-/// order.
-struct CompileResults {
-  std::vector<ModuleReport> modules;
-};
-
 /// Writes {"version": 1, "modules": [...]} to `path` atomically.
 llvm::Error writeReport(llvm::StringRef path,
                         std::vector<llvm::json::Value> modules);
