@@ -11,9 +11,10 @@ prints one module holding one kernel `acc<N>` per N.
 import argparse
 
 
-def kernel(n, width, elem, name):
+def prologue(n, width, elem, name):
+    """The kernel's signature and the values every shape starts from."""
     vec = f"vector<{width}x{elem}>"
-    out = [
+    return [
         f"    gpu.func @{name}(%in: memref<?x{elem}>, %out: memref<?x{elem}>, %iters: index) kernel {{",
         "      %c0 = arith.constant 0 : index",
         "      %c1 = arith.constant 1 : index",
@@ -23,30 +24,48 @@ def kernel(n, width, elem, name):
         "      %tid = gpu.global_id x",
         "      %base = arith.muli %tid, %cw : index",
     ]
-    inits = ", ".join(f"%a{i} = %z" for i in range(n))
-    types = ", ".join(vec for _ in range(n))
-    out.append(f"      %r:{n} = scf.for %it = %c0 to %iters step %c1 iter_args({inits}) -> ({types}) {{")
-    out.append("        %off = arith.addi %base, %it : index")
-    out.append(f"        %x = vector.load %in[%off] : memref<?x{elem}>, {vec}")
-    for i in range(n):
-        out += [
-            f"        %k{i} = arith.constant {float(i + 1)} : {elem}",
-            f"        %s{i} = vector.broadcast %k{i} : {elem} to {vec}",
-            f"        %m{i} = arith.mulf %x, %s{i} : {vec}",
-            f"        %n{i} = arith.addf %a{i}, %m{i} : {vec}",
-            f"        %q{i} = math.sqrt %n{i} : {vec}",
-        ]
-    out.append(f"        scf.yield {', '.join(f'%q{i}' for i in range(n))} : {types}")
-    out.append("      }")
+
+
+def epilogue(n, width, elem):
+    """Stores the N results `%r#i` and returns."""
+    vec = f"vector<{width}x{elem}>"
+    out = []
     for i in range(n):
         out += [
             f"      %o{i} = arith.constant {i * width} : index",
             f"      %p{i} = arith.addi %base, %o{i} : index",
             f"      vector.store %r#{i}, %out[%p{i}] : memref<?x{elem}>, {vec}",
         ]
-    out.append("      gpu.return")
-    out.append("    }")
-    return "\n".join(out)
+    return out + ["      gpu.return", "    }"]
+
+
+def update(n, width, elem, acc, indent):
+    """Loads `%x` at `%off` and updates the accumulators `%<acc>i` into
+    `%qi`."""
+    vec = f"vector<{width}x{elem}>"
+    out = [f"{indent}%x = vector.load %in[%off] : memref<?x{elem}>, {vec}"]
+    for i in range(n):
+        out += [
+            f"{indent}%k{i} = arith.constant {float(i + 1)} : {elem}",
+            f"{indent}%s{i} = vector.broadcast %k{i} : {elem} to {vec}",
+            f"{indent}%m{i} = arith.mulf %x, %s{i} : {vec}",
+            f"{indent}%n{i} = arith.addf {acc}{i}, %m{i} : {vec}",
+            f"{indent}%q{i} = math.sqrt %n{i} : {vec}",
+        ]
+    return out
+
+
+def kernel(n, width, elem, name):
+    vec = f"vector<{width}x{elem}>"
+    out = prologue(n, width, elem, name)
+    inits = ", ".join(f"%a{i} = %z" for i in range(n))
+    types = ", ".join(vec for _ in range(n))
+    out.append(f"      %r:{n} = scf.for %it = %c0 to %iters step %c1 iter_args({inits}) -> ({types}) {{")
+    out.append("        %off = arith.addi %base, %it : index")
+    out += update(n, width, elem, "%a", "        ")
+    out.append(f"        scf.yield {', '.join(f'%q{i}' for i in range(n))} : {types}")
+    out.append("      }")
+    return "\n".join(out + epilogue(n, width, elem))
 
 
 def main():

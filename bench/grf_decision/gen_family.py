@@ -18,8 +18,19 @@ stdout, or to --output, and the parameters of every kernel to --manifest.
 Usage: gen_family.py [--output family.mlir] [--manifest family.json]
 """
 import argparse
+import importlib.util
 import json
+import os
 import sys
+
+# The `loop` shape is examples/gen_accumulate.py's kernel; the other shapes
+# share its prologue and epilogue.
+_spec = importlib.util.spec_from_file_location(
+    "gen_accumulate",
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                 "examples", "gen_accumulate.py"))
+gen_accumulate = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(gen_accumulate)
 
 # (shape, type, width, [N...])
 FAMILY = [
@@ -33,58 +44,24 @@ FAMILY = [
 ]
 
 
-def body_update(n, vec, elem, acc, indent, load_base):
-    """Lines updating accumulators `acc[i]` in place; returns (lines, results)."""
-    out = []
-    out.append(f"{indent}%x = vector.load %in[{load_base}] : memref<?x{elem}>, {vec}")
-    res = []
-    for i in range(n):
-        out += [
-            f"{indent}%k{i} = arith.constant {float(i + 1)} : {elem}",
-            f"{indent}%s{i} = vector.broadcast %k{i} : {elem} to {vec}",
-            f"{indent}%m{i} = arith.mulf %x, %s{i} : {vec}",
-            f"{indent}%n{i} = arith.addf {acc[i]}, %m{i} : {vec}",
-            f"{indent}%q{i} = math.sqrt %n{i} : {vec}",
-        ]
-        res.append(f"%q{i}")
-    return out, res
-
-
 def kernel(shape, n, width, elem, name):
+    if shape == "loop":
+        return gen_accumulate.kernel(n, width, elem, name)
     vec = f"vector<{width}x{elem}>"
     types = ", ".join(vec for _ in range(n))
-    out = [
-        f"    gpu.func @{name}(%in: memref<?x{elem}>, %out: memref<?x{elem}>, %iters: index) kernel {{",
-        "      %c0 = arith.constant 0 : index",
-        "      %c1 = arith.constant 1 : index",
-        f"      %cw = arith.constant {width} : index",
-        f"      %zero = arith.constant 0.0 : {elem}",
-        f"      %z = vector.broadcast %zero : {elem} to {vec}",
-        "      %tid = gpu.global_id x",
-        "      %base = arith.muli %tid, %cw : index",
-    ]
     inits = ", ".join(f"%a{i} = %z" for i in range(n))
-    if shape == "loop":
-        out.append(f"      %r:{n} = scf.for %it = %c0 to %iters step %c1 iter_args({inits}) -> ({types}) {{")
-        out.append("        %off = arith.addi %base, %it : index")
-        lines, res = body_update(n, vec, elem, [f"%a{i}" for i in range(n)], "        ", "%off")
-        out += lines
-        out.append(f"        scf.yield {', '.join(res)} : {types}")
-        out.append("      }")
-    elif shape == "nested":
-        out.append(f"      %r:{n} = scf.for %it = %c0 to %iters step %c1 iter_args({inits}) -> ({types}) {{")
+    out = gen_accumulate.prologue(n, width, elem, name)
+    out.append(f"      %r:{n} = scf.for %it = %c0 to %iters step %c1 iter_args({inits}) -> ({types}) {{")
+    if shape == "nested":
         inner = ", ".join(f"%b{i} = %a{i}" for i in range(n))
         out.append(f"        %t:{n} = scf.for %jt = %c0 to %iters step %c1 iter_args({inner}) -> ({types}) {{")
         out.append("          %o1 = arith.addi %base, %it : index")
         out.append("          %off = arith.addi %o1, %jt : index")
-        lines, res = body_update(n, vec, elem, [f"%b{i}" for i in range(n)], "          ", "%off")
-        out += lines
-        out.append(f"          scf.yield {', '.join(res)} : {types}")
+        out += gen_accumulate.update(n, width, elem, "%b", "          ")
+        out.append(f"          scf.yield {', '.join(f'%q{i}' for i in range(n))} : {types}")
         out.append("        }")
         out.append(f"        scf.yield {', '.join(f'%t#{i}' for i in range(n))} : {types}")
-        out.append("      }")
     elif shape == "loads":
-        out.append(f"      %r:{n} = scf.for %it = %c0 to %iters step %c1 iter_args({inits}) -> ({types}) {{")
         out.append("        %off = arith.addi %base, %it : index")
         for i in range(n):
             out += [
@@ -99,18 +76,10 @@ def kernel(shape, n, width, elem, name):
                 f"        %q{i} = math.sqrt %n{i} : {vec}",
             ]
         out.append(f"        scf.yield {', '.join(f'%q{i}' for i in range(n))} : {types}")
-        out.append("      }")
     else:
         raise ValueError(shape)
-    for i in range(n):
-        out += [
-            f"      %o{i} = arith.constant {i * width} : index",
-            f"      %p{i} = arith.addi %base, %o{i} : index",
-            f"      vector.store %r#{i}, %out[%p{i}] : memref<?x{elem}>, {vec}",
-        ]
-    out.append("      gpu.return")
-    out.append("    }")
-    return "\n".join(out)
+    out.append("      }")
+    return "\n".join(out + gen_accumulate.epilogue(n, width, elem))
 
 
 def family():
