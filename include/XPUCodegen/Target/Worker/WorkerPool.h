@@ -37,6 +37,9 @@ namespace mlir::xpu {
 /// ("-O0".."-O3"); the response's binary is the SPIR-V.
 enum class WorkerBackend : uint8_t { Ocloc = 0, LevelZero = 1, LLVMSPIRV = 2 };
 constexpr unsigned kNumWorkerBackends = 3;
+// Arrays indexed by a backend are sized by this: a new backend must grow it.
+static_assert(unsigned(WorkerBackend::LLVMSPIRV) + 1 == kNumWorkerBackends,
+              "kNumWorkerBackends must count every WorkerBackend");
 
 /// The programs a WorkerPool runs: the isolated native compiler
 /// (xpu-compile-worker, $XPU_CODEGEN_WORKER) or the SPIR-V emitter
