@@ -124,3 +124,56 @@ TEST(CompileResults, AReplayedEntryIsPrintedAsStored) {
       llvm::json::Object{{fields::kModule, "f"}, {fields::kError, "no"}});
   EXPECT_TRUE(failed.failed());
 }
+
+/// A large build of two kernels that differ in every measured fact.
+static ModuleCompileResult makeTwoKernelResult(llvm::StringRef arch) {
+  ModuleCompileResult result = makeResult();
+  result.arch = arch.str();
+  BuildAttempt &attempt = result.decision.attempts.front();
+  attempt.kernels = {{"wide", 256, 32, 0, 64, 64, 0},
+                     {"spilling", 192, 16, 512, 0, 512, 8}};
+  attempt.spillSize = 512;
+  return result;
+}
+
+TEST(CompileResults, TheSpillAttrIsTheModulesWorstCase) {
+  MLIRContext context;
+  context.loadDialect<XPUDialect>();
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  SpillAttr spill =
+      getNativeSpillAttr(&context, makeTwoKernelResult("pvc"), emitError);
+  ASSERT_TRUE(spill);
+  EXPECT_EQ(spill.getGrfMode(), GRFMode::Large);
+  EXPECT_EQ(spill.getSpillSize(), 512);
+  EXPECT_EQ(spill.getGrfCount(), 256);
+  EXPECT_EQ(spill.getSimd(), 16);
+  EXPECT_EQ(spill.getPrivateSize(), 64);
+  // pvc runs 4 threads per vector engine at 256 registers.
+  EXPECT_EQ(spill.getThreadsPerEu(), std::optional<int64_t>(4));
+}
+
+TEST(CompileResults, TheSpillAttrOmitsWhatItCannotKnowAndRefusesNonsense) {
+  MLIRContext context;
+  context.loadDialect<XPUDialect>();
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    diagnostics += diag.str();
+    return success();
+  });
+  auto emitError = [&] { return mlir::emitError(UnknownLoc::get(&context)); };
+  // An arch the device table does not know: no thread count.
+  SpillAttr spill =
+      getNativeSpillAttr(&context, makeTwoKernelResult("gpu9000"), emitError);
+  ASSERT_TRUE(spill);
+  EXPECT_EQ(spill.getThreadsPerEu(), std::nullopt);
+  EXPECT_TRUE(diagnostics.empty()) << diagnostics;
+
+  ModuleCompileResult bad = makeTwoKernelResult("pvc");
+  bad.decision.attempts.front().kernels[1].simd = 12;
+  EXPECT_FALSE(getNativeSpillAttr(&context, bad, emitError));
+  EXPECT_EQ(diagnostics, "simd must be 1, 8, 16 or 32, got 12");
+
+  ModuleCompileResult empty = makeResult();
+  empty.decision.attempts.front().kernels.clear();
+  EXPECT_FALSE(getNativeSpillAttr(&context, empty, emitError));
+}

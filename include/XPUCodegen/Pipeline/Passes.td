@@ -16,7 +16,9 @@ def XPUAttachTarget : Pass<"xpu-attach-target", "::mlir::ModuleOp"> {
     every `gpu.module` whose name matches `module` (a regular expression;
     empty matches all). A module that already lists an identical target is
     left alone, so the pass is idempotent. Modules may list several targets
-    (e.g. `pvc` and `acm-g10`); each yields its own object later.
+    (e.g. `pvc` and `acm-g10`); each yields its own object later. A module
+    that names its device in `xpu.device_arch` gets a target of that arch
+    instead of `arch`.
 
     `subgroup-size` records the sub-group size (SIMD width) the module's
     kernels require, as `subgroup_size` on the target; without it the

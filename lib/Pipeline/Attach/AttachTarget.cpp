@@ -49,8 +49,13 @@ struct AttachTargetPass
       std::optional<unsigned> size;
       if (subgroupSize >= 0)
         size = static_cast<unsigned>(subgroupSize);
+      // A module that names its own device is compiled for that one.
+      StringRef moduleArch = arch;
+      if (auto deviceArch = gpuModule->getAttrOfType<StringAttr>(
+              XPUDialect::kDeviceArchAttrName))
+        moduleArch = deviceArch.getValue();
       TargetAttr target =
-          TargetAttr::getChecked(emitError, context, StringRef(arch),
+          TargetAttr::getChecked(emitError, context, moduleArch,
                                  grfMode.getValue(), size, StringRef(flags));
       if (!target)
         return signalPassFailure();

@@ -90,6 +90,7 @@ std::vector<std::vector<ModuleReport>> NativeCodegenRun::applyResults(
     numBuilds += result->decision.attempts.size();
     annotate(slot, *result);
     objects[slot.index] = getNativeObject(slot.target, *result);
+    recordSpill(slot.binary, *result);
     reports.back().push_back(getCompiledReport(std::move(*result)));
   }
   for (auto &[binary, objects] : newObjects)
@@ -158,6 +159,7 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
     if (partResult.split) {
       gpu::BinaryOp split =
           splitPart(splitBuilder, symbols, slot, part, partCompiled);
+      recordSpill(split, partCompiled);
       home = split.getName().str();
     } else {
       linkedUsed = true;
@@ -189,6 +191,7 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
         slot.target, result,
         {builder.getNamedAttr(fields::kLinkedParts,
                               builder.getArrayAttr(partSummaries))});
+    recordSpill(slot.binary, result);
   } else if (!failure.empty()) {
     markModuleFailed(slot.binary, failure);
   } else if (!linkedUsed) {
@@ -267,4 +270,20 @@ void NativeCodegenRun::annotate(ObjectSlot slot,
                                "{1} bytes per thread in {2} on {3}",
                                kernel.name, kernel.spillSize,
                                describeBuildGRF(chosen.mode), result.arch));
+}
+
+void NativeCodegenRun::recordSpill(gpu::BinaryOp binary,
+                                   const ModuleCompileResult &result) {
+  if (binary.getObjects().size() != 1) {
+    binary->removeAttr(XPUDialect::kSpillAttrName);
+    return;
+  }
+  auto emitError = [&] {
+    return mlir::emitWarning(getLineLoc(binary))
+           << "xpu-native-codegen: no xpu.spill for '" << result.name << "': ";
+  };
+  if (SpillAttr spill = getNativeSpillAttr(&getContext(), result, emitError))
+    binary->setAttr(XPUDialect::kSpillAttrName, spill);
+  else
+    binary->removeAttr(XPUDialect::kSpillAttrName);
 }

@@ -184,6 +184,11 @@ private:
 
   void annotate(ObjectSlot slot, const ModuleCompileResult &result);
 
+  /// Writes the kept build's measurement as `xpu.spill` on `binary`, when
+  /// it holds that one object (with several targets each object's
+  /// properties say their own).
+  void recordSpill(gpu::BinaryOp binary, const ModuleCompileResult &result);
+
   // The module cache (NativeCodegenModuleCache.cpp).
   /// A binary that xpu-module-cache took from the cache: what the run that
   /// stored it reported and diagnosed, again, with nothing compiled.

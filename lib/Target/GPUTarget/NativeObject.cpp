@@ -11,6 +11,8 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::xpu;
 
@@ -51,6 +53,13 @@ ModuleCompileRequest mlir::xpu::getCompileRequest(Operation *op, StringRef name,
   request.extraFlags = llvm::join(flags, " ");
   request.spirv.assign(spirv.begin(), spirv.end());
   return request;
+}
+
+/// The GRF mode of the kept build as the IR names it (IGC's auto flag: the
+/// mode of the count it chose).
+static GRFMode getKeptGRFMode(const BuildAttempt &chosen) {
+  return symbolizeGRFMode(getEffectiveGRFMode(chosen))
+      .value_or(GRFMode::Default);
 }
 
 DictionaryAttr
@@ -94,10 +103,9 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
     attempts.push_back(builder.getDictionaryAttr(fields));
   }
 
-  GRFMode mode =
-      symbolizeGRFMode(getEffectiveGRFMode(chosen)).value_or(GRFMode::Default);
   SmallVector<NamedAttribute> properties({
-      builder.getNamedAttr(fields::kGRFMode, GRFModeAttr::get(context, mode)),
+      builder.getNamedAttr(fields::kGRFMode,
+                           GRFModeAttr::get(context, getKeptGRFMode(chosen))),
       builder.getNamedAttr(fields::kNRegs,
                            builder.getI32IntegerAttr(result.nRegs)),
       builder.getNamedAttr(fields::kSpillSize,
@@ -129,4 +137,32 @@ mlir::xpu::getNativeObjectProperties(MLIRContext *context,
                                  result.pressure->prediction))));
   }
   return builder.getDictionaryAttr(properties);
+}
+
+SpillAttr
+mlir::xpu::getNativeSpillAttr(MLIRContext *context,
+                              const ModuleCompileResult &result,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  const BuildAttempt &chosen = result.decision.getChosen();
+  if (chosen.kernels.empty())
+    return {};
+  // Flags apply per module: its worst case over the kernels.
+  const DeviceInfo *device = lookupDevice(result.arch);
+  int64_t grfCount = 0, privateSize = 0;
+  int64_t simd = std::numeric_limits<int64_t>::max();
+  std::optional<int64_t> threads = std::numeric_limits<int64_t>::max();
+  for (const KernelMeasurement &kernel : chosen.kernels) {
+    grfCount = std::max(grfCount, kernel.grfCount);
+    simd = std::min(simd, kernel.simd);
+    privateSize = std::max(privateSize, kernel.privateSize);
+    unsigned kernelThreads =
+        device ? device->getThreadsPerEU(kernel.grfCount) : 0;
+    if (!kernelThreads)
+      threads = std::nullopt;
+    else if (threads)
+      threads = std::min<int64_t>(*threads, kernelThreads);
+  }
+  return SpillAttr::getChecked(emitError, context, getKeptGRFMode(chosen),
+                               chosen.spillSize, grfCount, simd, privateSize,
+                               threads);
 }

@@ -90,6 +90,21 @@ gpu.module @m attributes {xpu.device_arch = 12} {}
 
 // -----
 
+// The device of a module, for xpu-attach-target: nothing reads it elsewhere.
+// expected-error @+1 {{'xpu.device_arch' only valid on gpu.module (the device xpu-attach-target compiles it for)}}
+gpu.binary @b {xpu.device_arch = "pvc"} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'xpu.device_arch' only valid on gpu.module}}
+  gpu.func @k() kernel attributes {xpu.device_arch = "pvc"} {
+    gpu.return
+  }
+}
+
+// -----
+
 // expected-error @+1 {{'xpu.spill' must be a #xpu.spill attribute, got 136 : i64}}
 gpu.module @m attributes {xpu.spill = 136} {}
 
@@ -115,7 +130,27 @@ gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = auto, spill_size = 0
 
 // -----
 
-// expected-error @+1 {{expected ','}}
+// expected-error @+1 {{grf_count 256 exceeds the 128 registers of GRF mode 'small'}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 256, simd = 16>} {}
+
+// -----
+
+// expected-error @+1 {{grf_count 192 exceeds the 160 registers of GRF mode '160'}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = 160, spill_size = 0, grf_count = 192, simd = 16>} {}
+
+// -----
+
+// expected-error @+1 {{private_size must be >= 0 bytes, got -8}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16, private_size = -8>} {}
+
+// -----
+
+// expected-error @+1 {{threads_per_eu must be in [1, 16], got 0}}
+gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = default, spill_size = 0, grf_count = 160, simd = 16, threads_per_eu = 0>} {}
+
+// -----
+
+// expected-error @+1 {{struct is missing required parameter: simd}}
 gpu.module @m attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128>} {}
 
 // -----

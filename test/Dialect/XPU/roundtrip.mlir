@@ -6,14 +6,14 @@
 // CHECK-SAME: [#xpu.target<arch = "pvc", grf_mode = auto>, #xpu.target<arch = "acm-g10", grf_mode = large, flags = "-cl-fast-relaxed-math">, #xpu.target<arch = "tgllp", grf_mode = small>, #xpu.target<arch = "dg2-g10", grf_mode = default>]
 // CHECK-SAME: xpu.device_arch = "pvc"
 // CHECK-SAME: xpu.grf_mode = #xpu.grf_mode<large>
-// CHECK-SAME: xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16>
+// CHECK-SAME: xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16, private_size = 64, threads_per_eu = 4>
 module attributes {gpu.container_module} {
   gpu.module @all_attrs [#xpu.target<arch = "pvc", grf_mode = auto>,
                          #xpu.target<arch = "acm-g10", grf_mode = large, flags = "-cl-fast-relaxed-math">,
                          #xpu.target<arch = "tgllp", grf_mode = small>,
                          #xpu.target<arch = "dg2-g10", grf_mode = default>]
       attributes {xpu.grf_mode = #xpu.grf_mode<large>, xpu.device_arch = "pvc",
-                  xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16>} {
+                  xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16, private_size = 64, threads_per_eu = 4>} {
     // CHECK: gpu.func @small_kernel() kernel attributes {xpu.grf_mode = #xpu.grf_mode<small>}
     gpu.func @small_kernel() kernel attributes {xpu.grf_mode = #xpu.grf_mode<small>} {
       gpu.return
@@ -38,6 +38,13 @@ module attributes {gpu.container_module} {
     return
   }
 
-  // CHECK: gpu.binary @bin {xpu.device_arch = "acm-g11", xpu.grf_mode = #xpu.grf_mode<small>}
-  gpu.binary @bin {xpu.grf_mode = #xpu.grf_mode<small>, xpu.device_arch = "acm-g11"} [#gpu.object<#xpu.target<arch = "acm-g11", grf_mode = small>, "\07\23\02\03">]
+  // What xpu-native-codegen writes on a binary: the kept build's
+  // measurement; private_size = 0 (the default) is not printed, an absent
+  // threads_per_eu stays absent.
+  // CHECK: gpu.binary @bin  {xpu.grf_mode = #xpu.grf_mode<small>, xpu.spill = #xpu.spill<grf_mode = small, spill_size = 136, grf_count = 128, simd = 16, threads_per_eu = 8>}
+  gpu.binary @bin {xpu.grf_mode = #xpu.grf_mode<small>, xpu.spill = #xpu.spill<grf_mode = small, spill_size = 136, grf_count = 128, simd = 16, private_size = 0, threads_per_eu = 8>} [#gpu.object<#xpu.target<arch = "acm-g11", grf_mode = small>, "\07\23\02\03">]
+  // A register count of a variable register file is a mode; a kernel may
+  // have fewer registers than its mode pins.
+  // CHECK: gpu.binary @counted  {xpu.spill = #xpu.spill<grf_mode = 160, spill_size = 0, grf_count = 128, simd = 32, private_size = 4096>}
+  gpu.binary @counted {xpu.spill = #xpu.spill<grf_mode = 160, spill_size = 0, grf_count = 128, simd = 32, private_size = 4096>} [#gpu.object<#xpu.target<arch = "ptl", grf_mode = 160>, "\07\23\02\03">]
 }

@@ -19,7 +19,7 @@
 // RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc grf-mode=auto cache-dir=none compiler-root=%igc2_root report=%t.igc2.json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.igc2.json
 
-// CHECK:      gpu.binary @accumulate  [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {arch = "pvc", attempts = [{build_flags = "-cl-intel-128-GRF-per-thread", grf_mode = "small", spill_size = {{[1-9][0-9]*}} : i64}, {build_flags = "-cl-intel-256-GRF-per-thread", grf_mode = "large", spill_size = 0 : i64}]
+// CHECK:      gpu.binary @accumulate  {xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16, threads_per_eu = 4>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {arch = "pvc", attempts = [{build_flags = "-cl-intel-128-GRF-per-thread", grf_mode = "small", spill_size = {{[1-9][0-9]*}} : i64}, {build_flags = "-cl-intel-256-GRF-per-thread", grf_mode = "large", spill_size = 0 : i64}]
 // CHECK-SAME: decision_source = "measured", grf_mode = #xpu.grf_mode<large>, kernels = {acc32 = {grf_count = 256 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}}, n_regs = 256 : i32, spill_size = 0 : i64, subgroup_size = 16 : i32}, bin = "\7FELF
 // CHECK:      gpu.launch_func  @accumulate::@acc32
 

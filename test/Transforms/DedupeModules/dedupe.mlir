@@ -22,7 +22,7 @@
 // CHECK: gpu.launch_func  @exe_2::@dispatch_2
 // CHECK: gpu.launch_func  @exe_0::@dispatch_0
 
-// NATIVE: gpu.binary @exe_0 {xpu.duplicates = ["exe_1", "exe_3"]}
+// NATIVE: gpu.binary @exe_0 {xpu.duplicates = ["exe_1", "exe_3"], xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 16, threads_per_eu = 8>}
 // NATIVE: gpu.binary @exe_2
 // NATIVE-NOT: gpu.binary
 // NATIVE: gpu.launch_func  @exe_0::@dispatch_0

@@ -13,7 +13,7 @@
 // RUN: xpu-opt %S/Inputs/acc12.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true verify-predicted-large=true cache-dir=none backend=ocloc report=%t.acc12.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=BOTH-REPORT < %t.acc12.json
 
-// SMALL: gpu.binary @acc4 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 232, simd = 32, small_budget = 256, prediction = small>}
+// SMALL: gpu.binary @acc4 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 232, simd = 32, small_budget = 256, prediction = small>, xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 32, threads_per_eu = 8>}
 // SMALL-SAME: attempts = [{build_flags = "-cl-intel-128-GRF-per-thread", grf_mode = "small", spill_size = 0 : i64}]
 // SMALL-SAME: decision = "predicted small; small spilled 0 bytes <= threshold 0: kept small", decision_source = "predicted", estimated_live_bytes = 232 : i64
 // SMALL-SAME: prediction = "small"
@@ -27,7 +27,7 @@
 // SMALL-REPORT-NEXT: "simd": 32,
 // SMALL-REPORT-NEXT: "small_budget": 256
 
-// LARGE: gpu.binary @acc8 {xpu.auto_plan = #xpu.auto_plan<predict_large>, xpu.pressure = #xpu.pressure<live_bytes = 360, simd = 32, small_budget = 256, prediction = large>}
+// LARGE: gpu.binary @acc8 {xpu.auto_plan = #xpu.auto_plan<predict_large>, xpu.pressure = #xpu.pressure<live_bytes = 360, simd = 32, small_budget = 256, prediction = large>, xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 32, threads_per_eu = 4>}
 // LARGE-SAME: attempts = [{build_flags = "-cl-intel-256-GRF-per-thread", grf_mode = "large", spill_size = 0 : i64}]
 // LARGE-SAME: decision = "predicted large; large spilled 0 bytes <= threshold 0: kept large, small build skipped", decision_source = "predicted"
 // LARGE-SAME: grf_mode = #xpu.grf_mode<large>

@@ -9,7 +9,7 @@
 // RUN: xpu-opt %S/Inputs/acc8.mlir --xpu-codegen-pipeline="arch=pvc cache-dir=none backend=ocloc report=%t.measured.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=MEASURED < %t.measured.json
 
-// CHECK: gpu.binary @acc8 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 360, simd = 16, small_budget = 512, prediction = small>}
+// CHECK: gpu.binary @acc8 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 360, simd = 16, small_budget = 512, prediction = small>, xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 16, threads_per_eu = 8>}
 // CHECK-SAME: grf_mode = #xpu.grf_mode<small>, kernels = {acc8 = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}}
 
 // REPORT: "attempts": [

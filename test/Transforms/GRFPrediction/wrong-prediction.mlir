@@ -6,7 +6,8 @@
 // RUN: xpu-opt %S/Inputs/acc8.mlir --xpu-codegen-pipeline="arch=pvc subgroup-size=32 predict=true predict-small-below=200 cache-dir=none backend=ocloc report=%t.json" | FileCheck %s
 // RUN: FileCheck %s --check-prefix=REPORT < %t.json
 
-// CHECK: gpu.binary @acc8 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 360, simd = 32, small_budget = 256, prediction = small>}
+// The binary records what was kept: large.
+// CHECK: gpu.binary @acc8 {xpu.auto_plan = #xpu.auto_plan<predict_small>, xpu.pressure = #xpu.pressure<live_bytes = 360, simd = 32, small_budget = 256, prediction = small>, xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 32, threads_per_eu = 4>}
 // CHECK-SAME: decision = "predicted small, measurement overrode: small spilled 5248 bytes > threshold 0; large spilled 0 bytes: kept large", decision_source = "measured"
 // CHECK-SAME: grf_mode = #xpu.grf_mode<large>
 

@@ -13,11 +13,11 @@
 // RUN: xpu-opt %s -allow-unregistered-dialect --pass-pipeline="builtin.module(xpu-attach-target{arch=pvc grf-mode=small},xpu-link-modules{check-lowering=false})" | FileCheck %s --check-prefix=UNCHECKED
 // RUN: xpu-opt %s -allow-unregistered-dialect --pass-pipeline="builtin.module(xpu-attach-target{arch=pvc grf-mode=small},xpu-link-modules)" | FileCheck %s --check-prefix=CHECKED
 
-// CHECK: gpu.binary @first [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
+// CHECK: gpu.binary @first {xpu.spill = #xpu.spill<{{[^>]+}}>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
 // CHECK: gpu.module @bad
 // CHECK-SAME: xpu.error = "xpu-lower-to-xevm: 'vendor.sync' has no lowering
 // CHECK: "vendor.sync"
-// CHECK: gpu.binary @third [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
+// CHECK: gpu.binary @third {xpu.spill = #xpu.spill<{{[^>]+}}>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
 // CHECK-LABEL: func.func @host
 // CHECK: gpu.launch_func  @first::@copy blocks
 // CHECK: gpu.launch_func  @bad::@sync blocks

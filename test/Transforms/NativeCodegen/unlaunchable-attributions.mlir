@@ -29,7 +29,7 @@
 // REPORT-NEXT: "module": "attributions",
 // REPORT-NOT:  "error"
 
-// IR:     gpu.binary @attributions  [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {
+// IR:     gpu.binary @attributions  {xpu.spill = #xpu.spill<{{[^>]+}}>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {
 // IR-NOT: xpu.error
 
 // STRICT: error: xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'huge_block' has a work-group of 4194304 work-items; {{.*}}; the module's other kernels ('stage_private', 'stage_shared', 'stage_both') were not built with it: they share its binary. Move 'huge_block' into a module of its own (a gpu.module of its own) to build them

@@ -28,6 +28,15 @@ GRFMode getRequestedGRFMode(Operation *op, TargetAttr target);
 DictionaryAttr getNativeObjectProperties(MLIRContext *context,
                                          const ModuleCompileResult &result);
 
+/// The kept build of `result` as `#xpu.spill` (xpu.spill on its binary):
+/// the module's worst case over its kernels (most spill, registers and
+/// private memory, narrowest SIMD, fewest threads per vector engine). Null
+/// when the build has no kernels, or facts out of range (then reported
+/// through `emitError`).
+SpillAttr getNativeSpillAttr(MLIRContext *context,
+                             const ModuleCompileResult &result,
+                             function_ref<InFlightDiagnostic()> emitError);
+
 /// The estimate an `xpu.pressure` attribute records.
 PressureEstimate getPressureEstimate(PressureAttr pressure);
 

@@ -99,7 +99,9 @@ std::optional<unsigned> TargetAttr::getEffectiveSubgroupSize() const {
 
 LogicalResult SpillAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                 GRFMode grfMode, int64_t spillSize,
-                                int64_t grfCount, int64_t simd) {
+                                int64_t grfCount, int64_t simd,
+                                int64_t privateSize,
+                                std::optional<int64_t> threadsPerEU) {
   if (grfMode == GRFMode::Auto)
     return emitError() << "a spill measurement needs the GRF mode the build "
                           "used, not 'auto'";
@@ -107,8 +109,22 @@ LogicalResult SpillAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "spill_size must be >= 0 bytes, got " << spillSize;
   if (grfCount <= 0 || grfCount > 512)
     return emitError() << "grf_count must be in [1, 512], got " << grfCount;
+  // A mode that pins the register file bounds what a binary built in it has
+  // (IGC's auto flag may give a kernel fewer).
+  if (unsigned registers = getGRFModeRegisters(grfMode);
+      registers && grfCount > registers)
+    return emitError() << "grf_count " << grfCount << " exceeds the "
+                       << registers << " registers of GRF mode '"
+                       << stringifyGRFMode(grfMode) << "'";
   if (!llvm::is_contained({1, 8, 16, 32}, simd))
     return emitError() << "simd must be 1, 8, 16 or 32, got " << simd;
+  if (privateSize < 0)
+    return emitError() << "private_size must be >= 0 bytes, got "
+                       << privateSize;
+  // The device table's counts: 2 (512 registers) to 10 (Xe3, few registers).
+  if (threadsPerEU && (*threadsPerEU <= 0 || *threadsPerEU > 16))
+    return emitError() << "threads_per_eu must be in [1, 16], got "
+                       << *threadsPerEU;
   return success();
 }
 

@@ -88,6 +88,13 @@ static LogicalResult verifyDeviceArch(Operation *op, NamedAttribute attr) {
     return op->emitOpError()
            << "'" << name << "' must be a string naming a device, got "
            << attr.getValue();
+  // It selects the device xpu-attach-target compiles the module for: on a
+  // binary or a kernel nothing would read it.
+  if (!isa<gpu::GPUModuleOp>(op))
+    return op->emitOpError()
+           << "'" << name
+           << "' only valid on gpu.module (the device xpu-attach-target "
+              "compiles it for)";
   if (!lookupDevice(arch.getValue()))
     return op->emitOpError()
            << "'" << name << "' names unknown device '" << arch.getValue()

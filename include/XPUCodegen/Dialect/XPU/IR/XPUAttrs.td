@@ -143,24 +143,51 @@ def XPU_TargetAttr : AttrDef<XPU_Dialect, "Target"> {
 
 def XPU_SpillAttr : AttrDef<XPU_Dialect, "Spill"> {
   let mnemonic = "spill";
-  let summary = "register spill measured by the native compiler";
+  let summary = "register use and spill measured by the native compiler";
   let description = [{
-    What the native compiler reported for a kernel or module compiled in a
-    given GRF mode:
+    What the native compiler measured in the binary it built for a kernel, or
+    for a whole module (flags apply per module: then the worst case over its
+    kernels). `xpu-native-codegen` writes it as `xpu.spill` on every
+    `gpu.binary` it produces, for the build it kept; the object's
+    `properties` hold the same facts per kernel (`kernels`).
 
-    * `grf_mode`: the mode the measured build used;
-    * `spill_size`: bytes spilled per hardware thread;
-    * `grf_count`: registers per thread in the native binary;
-    * `simd`: the SIMD width the kernel was compiled for.
+    * `grf_mode`: the GRF mode of the measured build, as the object's
+      `properties` name it: `small`, `large`, `xlarge`, `default` (no GRF
+      flag) or a register count of a variable register file (`160`); never
+      `auto`, which is a request, not a build;
+    * `spill_size`: bytes spilled per hardware thread (the most of any
+      kernel);
+    * `grf_count`: registers per thread in the binary (the most of any
+      kernel); at most what `grf_mode` pins (128 for `small`, 256 for
+      `large`, 512 for `xlarge`, N for a count);
+    * `simd`: the SIMD width the kernel was compiled for (the narrowest of
+      any kernel: IGC narrows a kernel that would overflow its scratch);
+    * `private_size`: bytes of private memory (private arrays) per hardware
+      thread, never counted as spill (the most of any kernel); 0 when
+      omitted;
+    * `threads_per_eu`: hardware threads per vector engine at `grf_count`
+      registers on the device (the fewest of any kernel); with `simd`, the
+      lanes in flight per engine. Omitted when the device table does not
+      know it.
 
-    Example: `#xpu.spill<grf_mode = small, spill_size = 8704, grf_count = 128,
-    simd = 16>`.
+    Example:
+    ```mlir
+    gpu.binary @kernels {xpu.spill = #xpu.spill<grf_mode = large,
+        spill_size = 0, grf_count = 256, simd = 16, private_size = 64,
+        threads_per_eu = 4>} [#gpu.object<...>]
+    gpu.func @k() kernel attributes {xpu.spill = #xpu.spill<grf_mode = small,
+        spill_size = 8704, grf_count = 128, simd = 16>} { ... }
+    ```
   }];
   let parameters = (ins
     EnumParameter<XPU_GRFMode>:$grf_mode,
     "int64_t":$spill_size,
     "int64_t":$grf_count,
-    "int64_t":$simd
+    "int64_t":$simd,
+    DefaultValuedParameter<"int64_t", "0",
+                           "private memory bytes per thread">:$private_size,
+    OptionalParameter<"::std::optional<int64_t>",
+                      "hardware threads per vector engine">:$threads_per_eu
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;

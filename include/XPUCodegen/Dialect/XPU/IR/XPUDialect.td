@@ -24,14 +24,20 @@ def XPU_Dialect : Dialect {
       serialize modules with it.
     * `#xpu.grf_mode`: small (128 registers per thread), large (256 registers,
       half the threads), auto (decided by measurement) or default (no flag).
-    * `#xpu.spill`: a measurement taken from the native compiler.
+    * `#xpu.spill`: what the native compiler measured in a binary (mode,
+      registers, spill, SIMD width, private memory, threads per engine).
     * `#xpu.pressure`: a static register-pressure estimate and the GRF mode
       it predicts; `#xpu.auto_plan`: which builds resolve an `auto` module.
 
-    The discardable attributes `xpu.grf_mode`, `xpu.device_arch`,
-    `xpu.spill`, `xpu.pressure` and `xpu.auto_plan` may appear on
-    `gpu.module`, `gpu.binary` and kernel functions; the dialect verifies
-    them wherever they appear. `xpu.error` (a string) marks a `gpu.module`
+    The discardable attributes `xpu.grf_mode`, `xpu.spill`, `xpu.pressure`
+    and `xpu.auto_plan` may appear on `gpu.module`, `gpu.binary` and kernel
+    functions; the dialect verifies them wherever they appear.
+    `xpu.spill` is written by `xpu-native-codegen` on every `gpu.binary` it
+    produces with one object: the kept build's measurement (with several
+    targets each object's `properties` hold their own).
+    `xpu.device_arch` (a device name or alias, on a `gpu.module` only)
+    selects the device the module is compiled for: `xpu-attach-target`
+    gives it a target of that arch instead of its `arch` option. `xpu.error` (a string) marks a `gpu.module`
     that failed to lower or emit: later stages skip it, the other modules
     still compile, and `xpu-native-codegen` reports it.
     `xpu.module_cache_key`, `xpu.module_cache_hit` and `xpu.split_from`
