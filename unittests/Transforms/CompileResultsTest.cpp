@@ -125,13 +125,15 @@ TEST(CompileResults, AReplayedEntryIsPrintedAsStored) {
   EXPECT_TRUE(failed.failed());
 }
 
-/// A large build of two kernels that differ in every measured fact.
+/// A build with IGC's auto flag (kernels get their own register counts) of
+/// two kernels that differ in every measured fact.
 static ModuleCompileResult makeTwoKernelResult(llvm::StringRef arch) {
   ModuleCompileResult result = makeResult();
   result.arch = arch.str();
   BuildAttempt &attempt = result.decision.attempts.front();
+  attempt.mode = BuildGRF::IGCAuto;
   attempt.kernels = {{"wide", 256, 32, 0, 64, 64, 0},
-                     {"spilling", 192, 16, 512, 0, 512, 8}};
+                     {"spilling", 128, 16, 512, 0, 512, 8}};
   attempt.spillSize = 512;
   return result;
 }
@@ -148,7 +150,7 @@ TEST(CompileResults, TheSpillAttrIsTheModulesWorstCase) {
   EXPECT_EQ(spill.getGrfCount(), 256);
   EXPECT_EQ(spill.getSimd(), 16);
   EXPECT_EQ(spill.getPrivateSize(), 64);
-  // pvc runs 4 threads per vector engine at 256 registers.
+  // pvc runs 4 threads per vector engine at 256 registers (8 at 128).
   EXPECT_EQ(spill.getThreadsPerEu(), std::optional<int64_t>(4));
 }
 
