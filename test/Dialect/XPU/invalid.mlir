@@ -90,15 +90,10 @@ gpu.module @m attributes {xpu.device_arch = 12} {}
 
 // -----
 
-// The device of a module, for xpu-attach-target: nothing reads it elsewhere.
-// expected-error @+1 {{'xpu.device_arch' only valid on gpu.module (the device xpu-attach-target compiles it for)}}
-gpu.binary @b {xpu.device_arch = "pvc"} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
-
-// -----
-
+// A kernel's or a binary's record is checked as a module's is.
 gpu.module @m {
-  // expected-error @+1 {{'xpu.device_arch' only valid on gpu.module}}
-  gpu.func @k() kernel attributes {xpu.device_arch = "pvc"} {
+  // expected-error @+1 {{'xpu.device_arch' names unknown device 'xe9'}}
+  gpu.func @k() kernel attributes {xpu.device_arch = "xe9"} {
     gpu.return
   }
 }

@@ -18,6 +18,10 @@ module attributes {gpu.container_module} {
     gpu.func @small_kernel() kernel attributes {xpu.grf_mode = #xpu.grf_mode<small>} {
       gpu.return
     }
+    // CHECK: gpu.func @on_its_device() kernel attributes {xpu.device_arch = "pvc"}
+    gpu.func @on_its_device() kernel attributes {xpu.device_arch = "pvc"} {
+      gpu.return
+    }
     // CHECK: gpu.func @measured() kernel attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 8704, grf_count = 128, simd = 32>}
     gpu.func @measured() kernel attributes {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 8704, grf_count = 128, simd = 32>} {
       gpu.return

@@ -88,13 +88,9 @@ static LogicalResult verifyDeviceArch(Operation *op, NamedAttribute attr) {
     return op->emitOpError()
            << "'" << name << "' must be a string naming a device, got "
            << attr.getValue();
-  // It selects the device xpu-attach-target compiles the module for: on a
-  // binary or a kernel nothing would read it.
-  if (!isa<gpu::GPUModuleOp>(op))
-    return op->emitOpError()
-           << "'" << name
-           << "' only valid on gpu.module (the device xpu-attach-target "
-              "compiles it for)";
+  // On a gpu.module it selects the device xpu-attach-target compiles it
+  // for; on a kernel or a binary it is the caller's record, checked the
+  // same way (DESIGN.md: verified wherever it appears).
   if (!lookupDevice(arch.getValue()))
     return op->emitOpError()
            << "'" << name << "' names unknown device '" << arch.getValue()

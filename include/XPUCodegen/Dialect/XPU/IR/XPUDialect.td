@@ -35,9 +35,10 @@ def XPU_Dialect : Dialect {
     `xpu.spill` is written by `xpu-native-codegen` on every `gpu.binary` it
     produces with one object: the kept build's measurement (with several
     targets each object's `properties` hold their own).
-    `xpu.device_arch` (a device name or alias, on a `gpu.module` only)
-    selects the device the module is compiled for: `xpu-attach-target`
-    gives it a target of that arch instead of its `arch` option. `xpu.error` (a string) marks a `gpu.module`
+    `xpu.device_arch` (a device name or alias, verified wherever it
+    appears) on a `gpu.module` selects the device the module is compiled
+    for: `xpu-attach-target` gives it a target of that arch instead of its
+    `arch` option. `xpu.error` (a string) marks a `gpu.module`
     that failed to lower or emit: later stages skip it, the other modules
     still compile, and `xpu-native-codegen` reports it.
     `xpu.module_cache_key`, `xpu.module_cache_hit` and `xpu.split_from`
