@@ -60,17 +60,10 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
   pm.addPass(createXPUSelectGRFMode(options, /*keepGoing=*/true));
   if (options.dedupe)
     pm.addPass(createXPUDedupeModules());
-  if (options.link) {
-    XPULinkModulesOptions link;
-    link.maxKernels = options.linkMaxKernels;
-    link.aloneAbove = options.linkAloneAbove;
-    link.xegpuOpLevel = options.xegpuOpLevel;
-    link.use64bitIndex = options.use64bitIndex;
-    // Optimistic: a linked module that does not lower is taken apart after
-    // lowering (below), instead of every module being lowered on a copy.
-    link.checkLowering = false;
-    pm.addPass(createXPULinkModules(link));
-  }
+  // Optimistic: a linked module that does not lower is taken apart after
+  // lowering (below), instead of every module being lowered on a copy.
+  if (options.link)
+    pm.addPass(createXPULinkModules(options, /*checkLowering=*/false));
 
   // The cache level before lowering: a module compiled before is replaced by
   // its binaries here and skips everything below.
@@ -82,32 +75,23 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
 
   // The device half of upstream's gpu-lower-to-xevm-pipeline, one module at
   // a time; a module that fails is marked and reported at the end.
-  XPULowerToXeVMOptions lower;
-  lower.xegpuOpLevel = options.xegpuOpLevel;
-  lower.use64bitIndex = options.use64bitIndex;
-  lower.keepGoing = true;
-  pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      createXPULowerToXeVM(options, /*keepGoing=*/true));
   if (options.link) {
     // Each module of a linked one that did not lower, lowered alone.
     pm.addPass(createXPUUnlinkFailedModules());
-    pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createXPULowerToXeVM(options, /*keepGoing=*/true));
   }
 
   // Validation happens once, in xpu-native-codegen, per validate-spirv.
-  XPUEmitSPIRVOptions emit;
-  emit.optLevel = options.optLevel;
-  emit.validateSPIRV = SPIRVValidation::Off;
-  emit.keepGoing = true;
-  emit.jobs = options.jobs;
-  pm.addPass(createXPUEmitSPIRV(emit));
+  pm.addPass(createXPUEmitSPIRV(options, SPIRVValidation::Off,
+                                /*keepGoing=*/true));
   pm.addPass(createXPUNativeCodegen(options, session));
 
   // Stock mlir-translate reads the host module only without #xpu attributes.
-  if (options.host || options.xevmObjects) {
-    XPUExportXeVMObjectsOptions exportOptions;
-    exportOptions.optLevel = options.optLevel;
-    pm.addPass(createXPUExportXeVMObjects(exportOptions));
-  }
+  if (options.host || options.xevmObjects)
+    pm.addPass(createXPUExportXeVMObjects(options));
   if (options.host)
     addHostLowering(pm, options);
 }

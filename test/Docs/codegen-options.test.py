@@ -17,11 +17,13 @@ print("""<!-- Generated from include/XPUCodegen/Target/Codegen/CodegenOptions.de
 # Compile options
 
 Every option of `xpu-codegen-pipeline`, declared once in
-`include/XPUCodegen/Target/Codegen/CodegenOptions.def`. The passes
-`xpu-module-cache`, `xpu-start-workers` and `xpu-native-codegen` take the
-ones they read from the same list, the Python package's `compile()` takes
-them as keywords (`timeout_ms` for `timeout-ms`; `validate` for
-`validate-spirv`) and `python3 -m xpu_codegen compile` as flags.
+`include/XPUCodegen/Target/Codegen/CodegenOptions.def`. Every pass that
+shares options with the pipeline takes the ones it reads from the same list
+(`xpu-link-modules` under its own names: `max-kernels` for
+`link-max-kernels`, `alone-above` for `link-alone-above`), the Python
+package's `compile()` takes them as keywords (`timeout_ms` for
+`timeout-ms`; `validate` for `validate-spirv`) and `python3 -m xpu_codegen
+compile` as flags, with the accepted values listed here.
 
 Role: **key**: decides what a module compiles to, so it is part of the
 module cache's key (docs/Caching.md); **location**: where inputs and

@@ -6,10 +6,9 @@
 //
 // Makes pass and pipeline options from CodegenOptions.def: each option's
 // name, default, help text and accepted values come from its one line
-// there. xpu-codegen-pipeline's options are the whole list; xpu-module-cache,
-// xpu-start-workers and xpu-native-codegen declare the part they read
-// (XPU_*_OPTIONS below), so the pipeline hands its options to them without
-// copying them one by one.
+// there. xpu-codegen-pipeline's options are the whole list; every pass that
+// shares some of them declares the part it reads (XPU_*_OPTIONS below), so
+// the pipeline hands its options to them without copying them one by one.
 //
 //===----------------------------------------------------------------------===//
 
@@ -120,10 +119,11 @@ namespace codegen_option {
 
 /// An option of the list, owned by a pass (`Pass::Option`) or by pipeline
 /// options (`PassOptions::Option`).
+/// `name` is the list's unless the owner spells it its own way.
 template <typename Info, typename OptionT, typename Owner>
 struct CodegenOption : OptionT {
-  explicit CodegenOption(Owner &owner)
-      : OptionT(owner, Info::name, llvm::cl::desc(Info::description),
+  explicit CodegenOption(Owner &owner, llvm::StringRef name = Info::name)
+      : OptionT(owner, name, llvm::cl::desc(Info::description),
                 llvm::cl::init(parseCodegenOptionDefault<typename Info::Type>(
                     Info::defaultValue)),
                 getCodegenOptionValues<typename Info::Type>()) {}
@@ -137,6 +137,15 @@ struct CodegenOption : OptionT {
       ::mlir::Pass::Option<::mlir::xpu::codegen_option::FIELD::Type>,          \
       ::mlir::Pass>                                                            \
       FIELD{*this};
+
+/// The same under the pass's own `NAME` (xpu-link-modules' `max-kernels` for
+/// the pipeline's `link-max-kernels`); the default and help are the list's.
+#define XPU_DECLARE_PASS_OPTION_NAMED(FIELD, NAME)                             \
+  ::mlir::xpu::CodegenOption<                                                  \
+      ::mlir::xpu::codegen_option::FIELD,                                      \
+      ::mlir::Pass::Option<::mlir::xpu::codegen_option::FIELD::Type>,          \
+      ::mlir::Pass>                                                            \
+      FIELD{*this, NAME};
 
 /// Sets option FIELD from `options` (any holder of the list's options).
 #define XPU_COPY_OPTION(FIELD) FIELD = options.FIELD.getValue();
@@ -155,6 +164,14 @@ struct CodegenOption : OptionT {
 #define XPU_SELECT_GRF_MODE_OPTIONS(X)                                         \
   X(predict) X(speculative) X(predictSmallBelow) X(predictLargeAbove)          \
   X(strictLaunch)
+#define XPU_LINK_MODULES_OPTIONS(X)                                            \
+  X(linkMaxKernels) X(linkAloneAbove) XPU_LOWER_TO_XEVM_OPTIONS(X)
+#define XPU_LOWER_TO_XEVM_OPTIONS(X)                                           \
+  X(xegpuOpLevel) X(use64bitIndex)
+#define XPU_EMIT_SPIRV_OPTIONS(X)                                              \
+  X(optLevel) X(jobs)
+#define XPU_EXPORT_XEVM_OBJECTS_OPTIONS(X)                                     \
+  X(optLevel)
 #define XPU_MODULE_CACHE_OPTIONS(X)                                            \
   X(backend) X(cacheDir) X(cacheUrl) X(compilerRoot)
 #define XPU_START_WORKERS_OPTIONS(X)                                           \

@@ -158,14 +158,12 @@ def XPUExportXeVMObjects : Pass<"xpu-export-xevm-objects",
 
     `xpu-codegen-pipeline` runs it last with `host=true` or
     `xevm-objects=true`.
+
+    Options (from the one list of docs/CodegenOptions.md): `opt-level` (the
+    LLVM optimization level the SPIR-V was emitted at).
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect",
                            "::mlir::xevm::XeVMDialect"];
-  let options = [
-    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
-           "The O of the #xevm.target (the LLVM optimization level the "
-           "SPIR-V was emitted at)">,
-  ];
   let statistics = [
     Statistic<"numExported", "exported", "Objects rewritten to #xevm.target">,
   ];

@@ -44,6 +44,19 @@ createXPUAttachTarget(const CodegenPipelineOptions &options);
 /// `keepGoing`: xpu-select-grf-mode's own option.
 std::unique_ptr<Pass>
 createXPUSelectGRFMode(const CodegenPipelineOptions &options, bool keepGoing);
+/// `checkLowering`: xpu-link-modules' own option.
+std::unique_ptr<Pass>
+createXPULinkModules(const CodegenPipelineOptions &options, bool checkLowering);
+/// `keepGoing`: xpu-lower-to-xevm's own option.
+std::unique_ptr<Pass>
+createXPULowerToXeVM(const CodegenPipelineOptions &options, bool keepGoing);
+/// `keepGoing`: xpu-emit-spirv's own option; `validation` is not taken from
+/// `options` (the pipeline validates once, in xpu-native-codegen).
+std::unique_ptr<Pass> createXPUEmitSPIRV(const CodegenPipelineOptions &options,
+                                         SPIRVValidation validation,
+                                         bool keepGoing);
+std::unique_ptr<Pass>
+createXPUExportXeVMObjects(const CodegenPipelineOptions &options);
 std::unique_ptr<Pass>
 createXPUModuleCache(const CodegenPipelineOptions &options,
                      std::shared_ptr<CompileSession> session,

@@ -215,9 +215,9 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
     `xpu-codegen-pipeline` runs this pass by default (`link=false` turns it
     off).
 
-    `max-kernels` bounds the kernels of one linked module, so that one huge
-    module does not serialize all work onto one compiler worker (`jobs`);
-    modules with more kernels than that stay alone.
+    `max-kernels` (at least 2) bounds the kernels of one linked module, so
+    that one huge module does not serialize all work onto one compiler worker
+    (`jobs`); modules with more kernels than that stay alone.
 
     With `check-lowering` (the default), each candidate is first lowered
     alone, on a copy, by `xpu-lower-to-xevm`'s device pipeline (with the
@@ -233,24 +233,18 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
     need a build of its own in another mode anyway, and alone its builds
     run in parallel with the linked modules' instead of making one linked
     build long. Its decision is the same either way.
+
+    Options besides `check-lowering` (from the one list of
+    docs/CodegenOptions.md): `max-kernels` (the pipeline's
+    `link-max-kernels`), `alone-above` (`link-alone-above`),
+    `xegpu-op-level`, `use-64bit-index`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
   let options = [
-    Option<"maxKernels", "max-kernels", "unsigned", /*default=*/"16",
-           "Most kernels in one linked module (at least 2)">,
     Option<"checkLowering", "check-lowering", "bool", /*default=*/"true",
            "Lower each module alone on a copy first; link only those that "
            "lower, so one that does not fails alone">,
-    Option<"xegpuOpLevel", "xegpu-op-level", "std::string",
-           /*default=*/"\"workgroup\"",
-           "Granularity of XeGPU ops, as for xpu-lower-to-xevm">,
-    Option<"use64bitIndex", "use-64bit-index", "bool", /*default=*/"true",
-           "Lower index to i64 (else i32), as for xpu-lower-to-xevm">,
-    Option<"aloneAbove", "alone-above", "unsigned", /*default=*/"110",
-           "auto modules whose register-pressure estimate reaches this "
-           "percentage of the small register file are not linked (0: link "
-           "them too)">,
   ];
   let statistics = [
     Statistic<"numLinkedModules", "linked-modules",
@@ -303,16 +297,14 @@ def XPULowerToXeVM : Pass<"xpu-lower-to-xevm", "::mlir::gpu::GPUModuleOp"> {
     errors (as `xpu-codegen-pipeline` does). A module already in the LLVM
     and XeVM dialects is left as it is, so running the pass again lowers
     only what the first run did not.
+
+    Options besides `keep-going` (from the one list of
+    docs/CodegenOptions.md): `xegpu-op-level`, `use-64bit-index`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect"];
   let options = [
-    Option<"xegpuOpLevel", "xegpu-op-level", "std::string",
-           /*default=*/"\"workgroup\"",
-           "Granularity of XeGPU ops: workgroup, subgroup or lane">,
-    Option<"use64bitIndex", "use-64bit-index", "bool", /*default=*/"true",
-           "Lower index to i64 (else i32)">,
     Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
            "Mark a module that fails with xpu.error and succeed, so later "
            "passes still process the other modules">,
@@ -375,31 +367,22 @@ def XPUEmitSPIRV : Pass<"xpu-emit-spirv", "::mlir::ModuleOp"> {
     apart into its original modules, each emitted alone, so only the ones
     that fail alone are errors (docs/Linking.md).
 
-    Modules are emitted `jobs` at a time (LLVM's SPIR-V backend runs in
-    `xpu-spirv-emitter` processes, one per concurrent emission);
-    diagnostics come out in module order whatever `jobs` is.
+    LLVM optimizes at `opt-level` first. Modules are emitted `jobs` at a
+    time (0: the context's threads; a single-threaded context emits one at
+    a time; LLVM's SPIR-V backend runs in `xpu-spirv-emitter` processes, one
+    per concurrent emission); diagnostics come out in module order whatever
+    `jobs` is.
+
+    Options besides `keep-going` (from the one list of
+    docs/CodegenOptions.md): `opt-level`, `validate-spirv`, `jobs`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect",
                            "::mlir::LLVM::LLVMDialect"];
   let options = [
-    Option<"optLevel", "opt-level", "unsigned", /*default=*/"2",
-           "LLVM optimization level before SPIR-V emission">,
-    Option<"validateSPIRV", "validate-spirv", "::mlir::xpu::SPIRVValidation",
-           /*default=*/"::mlir::xpu::SPIRVValidation::Warn",
-           "What a SPIRV-Tools rejection is", [{::llvm::cl::values(
-             clEnumValN(::mlir::xpu::SPIRVValidation::Warn, "warn",
-                        "a warning; the module is still emitted"),
-             clEnumValN(::mlir::xpu::SPIRVValidation::Strict, "strict",
-                        "an error at the module"),
-             clEnumValN(::mlir::xpu::SPIRVValidation::Off, "off",
-                        "not validated"))}]>,
     Option<"keepGoing", "keep-going", "bool", /*default=*/"false",
            "Mark a module that fails with xpu.error and succeed, so later "
            "passes still process the other modules">,
-    Option<"jobs", "jobs", "unsigned", /*default=*/"0",
-           "Modules emitted at once (0: the context's threads; a "
-           "single-threaded context emits one at a time)">,
   ];
 }
 

@@ -28,7 +28,19 @@ using namespace mlir::xpu;
 
 namespace {
 struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
+  XPU_EMIT_SPIRV_OPTIONS(XPU_DECLARE_PASS_OPTION)
+  XPU_DECLARE_PASS_OPTION(validateSPIRV)
+
   using Base::Base;
+  EmitSPIRVPass() = default;
+  /// A clone: the options are copied by the pass manager.
+  EmitSPIRVPass(const EmitSPIRVPass &other) : Base(other) {}
+  EmitSPIRVPass(const CodegenPipelineOptions &options,
+                SPIRVValidation validation, bool keepGoing) {
+    XPU_EMIT_SPIRV_OPTIONS(XPU_COPY_OPTION)
+    validateSPIRV = validation;
+    this->keepGoing = keepGoing;
+  }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
@@ -205,3 +217,9 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPUEmitSPIRV(const CodegenPipelineOptions &options,
+                              SPIRVValidation validation, bool keepGoing) {
+  return std::make_unique<EmitSPIRVPass>(options, validation, keepGoing);
+}

@@ -80,7 +80,19 @@ static bool isLinkable(gpu::GPUModuleOp module) {
 
 namespace {
 struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
+  // The list's options; two under this pass's own names.
+  XPU_DECLARE_PASS_OPTION_NAMED(linkMaxKernels, "max-kernels")
+  XPU_DECLARE_PASS_OPTION_NAMED(linkAloneAbove, "alone-above")
+  XPU_LOWER_TO_XEVM_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
   using Base::Base;
+  LinkModulesPass() = default;
+  /// A clone: the options are copied by the pass manager.
+  LinkModulesPass(const LinkModulesPass &other) : Base(other) {}
+  LinkModulesPass(const CodegenPipelineOptions &options, bool checkLowering) {
+    XPU_LINK_MODULES_OPTIONS(XPU_COPY_OPTION)
+    this->checkLowering = checkLowering;
+  }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
@@ -89,10 +101,10 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   }
 
   void runOnOperation() override {
-    if (maxKernels < 2) {
+    if (linkMaxKernels < 2) {
       mlir::emitError(getOperation().getLoc())
           << "xpu-link-modules: max-kernels must be at least 2, got "
-          << maxKernels.getValue();
+          << linkMaxKernels.getValue();
       return signalPassFailure();
     }
     // Diagnostics are dropped here: a module that cannot be linked reports
@@ -102,7 +114,8 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     SmallVector<gpu::GPUModuleOp> candidates;
     SmallVector<StringRef> levels;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
-      if (!isLinkable(module) || getKernelNames(module).size() >= maxKernels ||
+      if (!isLinkable(module) ||
+          getKernelNames(module).size() >= linkMaxKernels ||
           isLikelyToSpill(module))
         continue;
       FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
@@ -162,7 +175,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   /// alone-above percent of the small register file: it would likely be
   /// built again alone in another mode, so it stays alone from the start.
   bool isLikelyToSpill(gpu::GPUModuleOp module) {
-    if (aloneAbove == 0)
+    if (linkAloneAbove == 0)
       return false;
     auto target = cast<TargetAttr>(module.getTargetsAttr()[0]);
     GRFMode mode = target.getGrfMode();
@@ -172,7 +185,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     const DeviceInfo *device = lookupDevice(target.getArch());
     if (mode != GRFMode::Auto || !device || !device->supportsLargeGRF())
       return false;
-    if (!reachesPressurePercent(module, *device, aloneAbove))
+    if (!reachesPressurePercent(module, *device, linkAloneAbove))
       return false;
     ++numAlone;
     return true;
@@ -193,11 +206,13 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
       copies.push_back(cast<gpu::GPUModuleOp>(builder.clone(*module)));
 
     OpPassManager pm(ModuleOp::getOperationName());
-    XPULowerToXeVMOptions lower;
-    lower.xegpuOpLevel = xegpuOpLevel;
-    lower.use64bitIndex = use64bitIndex;
-    lower.keepGoing = true;
-    pm.addNestedPass<gpu::GPUModuleOp>(createXPULowerToXeVM(lower));
+    // xpu-lower-to-xevm with this pass's lowering options.
+    CodegenPipelineOptions lowering;
+#define XPU_COPY_LOWERING_OPTION(FIELD) lowering.FIELD = FIELD.getValue();
+    XPU_LOWER_TO_XEVM_OPTIONS(XPU_COPY_LOWERING_OPTION)
+#undef XPU_COPY_LOWERING_OPTION
+    pm.addNestedPass<gpu::GPUModuleOp>(
+        createXPULowerToXeVM(lowering, /*keepGoing=*/true));
     bool ran = succeeded(runPipeline(pm, scratch));
     for (auto [copy, lowered] : llvm::zip_equal(copies, lowers)) {
       lowered = ran && !getModuleFailure(copy) && !findUnloweredOp(copy);
@@ -215,7 +230,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     size_t begin = 0, kernels = 0;
     for (size_t i = 0, e = modules.size(); i < e; ++i) {
       size_t count = getKernelNames(modules[i]).size();
-      if (kernels + count > maxKernels) {
+      if (kernels + count > linkMaxKernels) {
         batches.push_back(modules.slice(begin, i - begin));
         begin = i;
         kernels = 0;
@@ -350,3 +365,9 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPULinkModules(const CodegenPipelineOptions &options,
+                                bool checkLowering) {
+  return std::make_unique<LinkModulesPass>(options, checkLowering);
+}

@@ -262,7 +262,16 @@ Operation *mlir::xpu::findUnloweredOp(gpu::GPUModuleOp module) {
 
 namespace {
 struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
+  XPU_LOWER_TO_XEVM_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
   using Base::Base;
+  LowerToXeVMPass() = default;
+  /// A clone: the options are copied by the pass manager.
+  LowerToXeVMPass(const LowerToXeVMPass &other) : Base(other) {}
+  LowerToXeVMPass(const CodegenPipelineOptions &options, bool keepGoing) {
+    XPU_LOWER_TO_XEVM_OPTIONS(XPU_COPY_OPTION)
+    this->keepGoing = keepGoing;
+  }
 
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
@@ -353,3 +362,9 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPULowerToXeVM(const CodegenPipelineOptions &options,
+                                bool keepGoing) {
+  return std::make_unique<LowerToXeVMPass>(options, keepGoing);
+}

@@ -59,7 +59,14 @@ static ArrayAttr getCmdOptions(Builder &builder, StringRef flags) {
 namespace {
 struct ExportXeVMObjectsPass
     : public xpu::impl::XPUExportXeVMObjectsBase<ExportXeVMObjectsPass> {
-  using Base::Base;
+  XPU_EXPORT_XEVM_OBJECTS_OPTIONS(XPU_DECLARE_PASS_OPTION)
+
+  ExportXeVMObjectsPass() = default;
+  /// A clone: the options are copied by the pass manager.
+  ExportXeVMObjectsPass(const ExportXeVMObjectsPass &other) : Base(other) {}
+  explicit ExportXeVMObjectsPass(const CodegenPipelineOptions &options) {
+    XPU_EXPORT_XEVM_OBJECTS_OPTIONS(XPU_COPY_OPTION)
+  }
 
   void runOnOperation() override {
     AttrTypeReplacer replacer;
@@ -131,3 +138,8 @@ struct ExportXeVMObjectsPass
   }
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::xpu::createXPUExportXeVMObjects(const CodegenPipelineOptions &options) {
+  return std::make_unique<ExportXeVMObjectsPass>(options);
+}
