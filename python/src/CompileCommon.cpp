@@ -11,7 +11,6 @@
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -29,21 +28,6 @@ void CompileOutcome::addError(const llvm::Twine &message) {
   success = false;
   llvm::raw_string_ostream os(diagnostics);
   os << message << "\n";
-}
-
-std::optional<BackendKind> python::parseBackend(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<BackendKind>>(name)
-      .Case("auto", BackendKind::Auto)
-      .Case("ocloc", BackendKind::Ocloc)
-      .Case("level-zero", BackendKind::LevelZero)
-      .Default(std::nullopt);
-}
-
-std::optional<AutoStrategy> python::parseAutoStrategy(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<AutoStrategy>>(name)
-      .Case("measure", AutoStrategy::Measure)
-      .Case("igc", AutoStrategy::IGC)
-      .Default(std::nullopt);
 }
 
 std::string python::getPythonName(llvm::StringRef name) {
@@ -87,7 +71,8 @@ bool python::checkOptions(const CompileOptions &options,
 template <typename T>
 static void setOption(T &field, llvm::StringRef name, py::handle value) {
   if constexpr (std::is_enum_v<T>) {
-    std::optional<T> parsed = parseOptionValue<T>(py::cast<std::string>(value));
+    std::optional<T> parsed =
+        parseCodegenOptionValue<T>(py::cast<std::string>(value));
     if (!parsed)
       throw py::value_error(
           (name + " has no value '" + py::cast<std::string>(value) + "'")
@@ -148,12 +133,20 @@ void python::defineOptionList(py::module_ &module) {
           option["default"] = getPythonDefault(info);
           option["role"] = kRoles[unsigned(info.role)];
           option["description"] = info.description.str();
+          // The values it accepts (none: any of its kind).
+          py::list values;
+          for (const CodegenOptionChoice &choice : info.choices)
+            values.append(choice.name.str());
+          for (int64_t value : getCodegenOptionCheckValues(info.check))
+            values.append(value);
+          option["values"] = std::move(values);
           options.append(std::move(option));
         }
         return options;
       },
       "The compile options (CodegenOptions.def), in order: name (Python), "
-      "option (pass option), kind, default, role, description.");
+      "option (pass option), kind, default, role, description, values (the "
+      "accepted ones; empty: any of its kind).");
   module.def(
       "check_option",
       [](const std::string &name, py::handle value) -> py::object {

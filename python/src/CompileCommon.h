@@ -38,37 +38,12 @@ namespace mlir::xpu::python {
 template <typename T> struct BindingType { using type = T; };
 template <> struct BindingType<GRFMode> { using type = std::string; };
 
-std::optional<BackendKind> parseBackend(llvm::StringRef name);
-std::optional<AutoStrategy> parseAutoStrategy(llvm::StringRef name);
-
-/// The value `text` spells for an option of binding type `T`.
-template <typename T> std::optional<T> parseOptionValue(llvm::StringRef text) {
-  if constexpr (std::is_same_v<T, std::string>) {
-    return text.str();
-  } else if constexpr (std::is_same_v<T, bool>) {
-    if (text != "true" && text != "false")
-      return std::nullopt;
-    return text == "true";
-  } else if constexpr (std::is_same_v<T, BackendKind>) {
-    return parseBackend(text);
-  } else if constexpr (std::is_same_v<T, AutoStrategy>) {
-    return parseAutoStrategy(text);
-  } else if constexpr (std::is_same_v<T, SPIRVValidation>) {
-    return parseSPIRVValidation(text);
-  } else {
-    T value{};
-    if (text.getAsInteger(10, value))
-      return std::nullopt;
-    return value;
-  }
-}
-
 /// The compile options of one call: every option of CodegenOptions.def,
 /// at its default until a keyword sets it.
 struct CompileOptions {
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
   typename BindingType<TYPE>::type FIELD =                                     \
-      *parseOptionValue<typename BindingType<TYPE>::type>(DEFAULT);
+      getCodegenOptionDefault<typename BindingType<TYPE>::type>(DEFAULT);
 #include "XPUCodegen/Target/Codegen/CodegenOptions.def"
 };
 
@@ -119,7 +94,7 @@ void defineResultFields(pybind11::module_ &module);
 CompileOptions parseCompileOptions(const pybind11::kwargs &keywords);
 
 /// Defines `codegen_options` (the list: name, kind, default, role,
-/// description) and `check_option` on `module`.
+/// description, accepted values) and `check_option` on `module`.
 void defineOptionList(pybind11::module_ &module);
 
 //===----------------------------------------------------------------------===//

@@ -254,3 +254,26 @@ def test_empty_report_or_output_path_is_a_usage_error(tmp_path):
         assert list(tmp_path.iterdir()) == []
     with pytest.raises(ValueError, match="the output path is empty"):
         xpu_codegen.write_report("", [])
+
+
+def test_value_lists_come_from_the_native_option_list():
+    """The accepted values of compile() and of the CLI's flags are the ones
+    the native list declares (CodegenOptions.def), written nowhere else."""
+    listed = {option["name"]: tuple(option["values"])
+              for option in xpu_codegen._xpu_codegen.codegen_options()}
+    assert xpu_codegen.GRF_MODES == listed["grf_mode"]
+    assert xpu_codegen.BACKENDS == listed["backend"]
+    assert xpu_codegen.AUTO_STRATEGIES == listed["auto_strategy"]
+    assert xpu_codegen.VALIDATE == listed["validate_spirv"]
+    assert listed["n_regs_default"] == (0, 128)
+    compile_ = next(action.choices["compile"]
+                    for action in _cli._parser()._actions
+                    if getattr(action, "choices", None)
+                    and "compile" in action.choices)
+    choices = {action.dest: tuple(action.choices)
+               for action in compile_._actions if action.choices}
+    assert choices == {"grf_mode": listed["grf_mode"],
+                       "backend": listed["backend"],
+                       "auto_strategy": listed["auto_strategy"],
+                       "validate_spirv": listed["validate_spirv"],
+                       "n_regs_default": listed["n_regs_default"]}

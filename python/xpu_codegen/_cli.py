@@ -12,7 +12,7 @@ import warnings
 
 from . import _api
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
-from ._options import _default
+from ._options import _default, _values
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.+-]")
 
@@ -378,8 +378,11 @@ def _path(text):
 
 def _option(command, name, flag=None, **kwargs):
     """``command``'s flag for compile option ``name``, with the default
-    the native option list gives it (shown in the help)."""
+    (shown in the help) and the accepted values the native option list
+    gives it."""
     default = _default(name)
+    if _values(name):
+        kwargs["choices"] = _values(name)
     kwargs["help"] += f" (default: {default})"
     command.add_argument(flag or "--" + name.replace("_", "-"),
                          dest=name if flag else None, default=default,
@@ -436,12 +439,9 @@ def _add_compile_command(commands):
 def _add_compiler_options(compile_):
     """``compile``'s options that are compile()'s."""
     _option(compile_, "arch", help="Intel GPU device")
-    _option(compile_, "grf_mode", choices=_api.GRF_MODES,
-            help="register file mode")
-    _option(compile_, "backend", choices=_api.BACKENDS,
-            help="native compiler")
-    _option(compile_, "auto_strategy", choices=_api.AUTO_STRATEGIES,
-            help="how auto is resolved")
+    _option(compile_, "grf_mode", help="register file mode")
+    _option(compile_, "backend", help="native compiler")
+    _option(compile_, "auto_strategy", help="how auto is resolved")
     _option(compile_, "spill_threshold", type=_non_negative, metavar="BYTES",
             help="auto: build large when small spills more")
     compile_.add_argument("--cache-dir", metavar="DIR",
@@ -467,7 +467,7 @@ def _add_compiler_options(compile_):
     _option(compile_, "memory_limit_mb", type=_non_negative, metavar="MB",
             help="address space per compiler worker (0: none)")
     _option(compile_, "validate_spirv", flag="--validate",
-            choices=_api.VALIDATE, help="what a SPIRV-Tools rejection is")
+            help="what a SPIRV-Tools rejection is")
     compile_.add_argument("--subgroup-size", type=_non_negative,
                           metavar="N",
                           help="MLIR input: the sub-group size kernels "
@@ -476,7 +476,7 @@ def _add_compiler_options(compile_):
                           default=_default("max_workgroup_size"), metavar="N",
                           help="work-items per work-group of kernels that "
                                "declare none (default: unknown)")
-    _option(compile_, "n_regs_default", type=int, choices=(0, 128),
+    _option(compile_, "n_regs_default", type=int,
             help="n_regs when the flags do not pin the GRF mode")
     compile_.add_argument("--no-link", dest="link", action="store_false",
                           help="MLIR input: one binary per gpu.module "

@@ -7,19 +7,9 @@ from typing import Sequence
 from . import _xpu_codegen
 from ._devices import _device_grf_counts, _device_grf_modes, _resolve_arch
 
-#: Accepted ``grf_mode`` values: the modes, Triton's register counts
-#: (``'128'`` is small, ``'256'`` large, ``'512'`` xlarge: only where the
-#: device has it, cri with IGC 2.x), and the counts of Xe3/Xe3P's variable
-#: register file (``'32'`` ... ``'192'``: ptl and cri).
-GRF_MODES = ("auto", "small", "large", "default", "xlarge", "128", "256",
-             "512", "32", "64", "96", "160", "192")
-_GRF_REGISTERS = {"small": 128, "large": 256, "xlarge": 512, "128": 128,
-                  "256": 256, "512": 512}
-#: Accepted ``validate`` values: a SPIRV-Tools rejection is a warning, an
-#: error, or not checked.
-VALIDATE = ("warn", "strict", "off")
 #: The compile options, by Python name, as the native list declares them
-#: (CodegenOptions.def: name, option, kind, default, role, description).
+#: (CodegenOptions.def: name, option, kind, default, role, description,
+#: values).
 OPTIONS = {option["name"]: option
            for option in _xpu_codegen.codegen_options()}
 
@@ -29,13 +19,28 @@ def _default(name: str):
     return OPTIONS[name]["default"]
 
 
+def _values(name: str) -> tuple:
+    """The values option ``name`` accepts, as the native list says."""
+    return tuple(OPTIONS[name]["values"])
+
+
+#: Accepted ``grf_mode`` values: the modes, Triton's register counts
+#: (``'128'`` is small, ``'256'`` large, ``'512'`` xlarge: only where the
+#: device has it, cri with IGC 2.x), and the counts of Xe3/Xe3P's variable
+#: register file (``'32'`` ... ``'192'``: ptl and cri).
+GRF_MODES = _values("grf_mode")
+_GRF_REGISTERS = {"small": 128, "large": 256, "xlarge": 512, "128": 128,
+                  "256": 256, "512": 512}
+#: Accepted ``validate`` values: a SPIRV-Tools rejection is a warning, an
+#: error, or not checked.
+VALIDATE = _values("validate_spirv")
 #: Default per-compile time limit (ms) and per-worker memory limit (MiB).
 DEFAULT_TIMEOUT_MS = _default("timeout_ms")
 DEFAULT_MEMORY_LIMIT_MB = _default("memory_limit_mb")
 #: Accepted ``backend`` values.
-BACKENDS = ("auto", "ocloc", "level-zero")
+BACKENDS = _values("backend")
 #: Accepted ``auto_strategy`` values.
-AUTO_STRATEGIES = ("measure", "igc")
+AUTO_STRATEGIES = _values("auto_strategy")
 
 _MAX_JOBS = 1024
 _MAX_INT64 = 2**63 - 1

@@ -30,13 +30,14 @@ module cache's key (docs/Caching.md); **location**: where inputs and
 results are (the compiler's identity, not its place, is in the key);
 **speed**: how fast results come.
 
-| Option | Default | Role | Description |
-| --- | --- | --- | --- |""")
+| Option | Default | Role | Values | Description |
+| --- | --- | --- | --- | --- |""")
 for option in native.codegen_options():
     default = option["default"]
     if isinstance(default, bool):
         default = "true" if default else "false"
     default = f"`{default}`" if default != "" else "(none)"
+    values = ", ".join(f"`{value}`" for value in option["values"]) or "any"
     description = option["description"].replace("|", "\\|")
     print(f"| `{option['option']}` | {default} | {ROLES[option['role']]} | "
-          f"{description} |")
+          f"{values} | {description} |")

@@ -26,22 +26,28 @@ namespace {
 
 /// A value other than the default of every option, as written.
 std::string getOtherValue(const CodegenOptionInfo &info) {
-  static const llvm::StringMap<std::string> choices = {
-      {"grf-mode", "small"},
-      {"validate-spirv", "off"},
-      {"backend", "ocloc"},
-      {"auto-strategy", "igc"}};
   switch (info.kind) {
   case CodegenOptionKind::Flag:
     return info.defaultValue == "true" ? "false" : "true";
   case CodegenOptionKind::Integer:
     return info.defaultValue == "7" ? "8" : "7";
   case CodegenOptionKind::Choice:
-    return choices.lookup(info.name);
+    for (const CodegenOptionChoice &choice : info.choices)
+      if (choice.name != info.defaultValue)
+        return choice.name.str();
+    return "";
   case CodegenOptionKind::Text:
     return "other";
   }
   return "";
+}
+
+/// `pass` as a textual pipeline, with its options.
+std::string print(const Pass &pass) {
+  std::string printed;
+  llvm::raw_string_ostream os(printed);
+  const_cast<Pass &>(pass).printAsTextualPipeline(os);
+  return printed;
 }
 
 TEST(CodegenOptionsTest, ModuleCacheKeyHoldsExactlyTheKeyedOptions) {
@@ -91,6 +97,53 @@ TEST(CodegenOptionsTest, ChecksNameTheOptionAsTheFrontEndDoes) {
   EXPECT_TRUE(llvm::errorToBool(
       checkCodegenOption(CodegenOptionCheck::CacheMaxSize, "cache-max-size",
                          llvm::StringRef("4q"))));
+}
+
+TEST(CodegenOptionsTest, HoldersOfTheirOwnDefaultTakeTheLists) {
+  auto getDefault = [](llvm::StringRef name) {
+    return lookupCodegenOption(name)->defaultValue;
+  };
+  WorkerLimits limits;
+  EXPECT_EQ(limits.timeoutMs,
+            getCodegenOptionDefault<uint64_t>(getDefault("timeout-ms")));
+  EXPECT_EQ(limits.memoryMiB,
+            getCodegenOptionDefault<uint64_t>(getDefault("memory-limit-mb")));
+  EXPECT_EQ(NativeCodegenOptions().cacheMaxSize,
+            llvm::cantFail(parseCacheMaxSize(getDefault("cache-max-size"))));
+  // Every choice option's default is one of its values.
+  for (const CodegenOptionInfo &info : getCodegenOptionInfos())
+    if (info.kind == CodegenOptionKind::Choice)
+      EXPECT_TRUE(llvm::any_of(info.choices,
+                               [&](const CodegenOptionChoice &choice) {
+                                 return choice.name == info.defaultValue;
+                               }))
+          << info.name.str();
+}
+
+TEST(CodegenOptionsTest, PassesTakeThePipelinesOptions) {
+  CodegenPipelineOptions options;
+  ASSERT_TRUE(succeeded(options.parseFromString(
+      "link-max-kernels=3 link-alone-above=7 xegpu-op-level=lane "
+      "use-64bit-index=false opt-level=1 jobs=5")));
+  std::string link = print(*createXPULinkModules(options, false));
+  for (llvm::StringRef expected :
+       {"max-kernels=3", "alone-above=7", "xegpu-op-level=lane",
+        "use-64bit-index=false", "check-lowering=false"})
+    EXPECT_NE(link.find(expected.str()), std::string::npos) << link;
+  std::string lower = print(*createXPULowerToXeVM(options, true));
+  for (llvm::StringRef expected :
+       {"xegpu-op-level=lane", "use-64bit-index=false", "keep-going=true"})
+    EXPECT_NE(lower.find(expected.str()), std::string::npos) << lower;
+  std::string emit =
+      print(*createXPUEmitSPIRV(options, SPIRVValidation::Off, true));
+  for (llvm::StringRef expected :
+       {"opt-level=1", "jobs=5", "validate-spirv=off", "keep-going=true"})
+    EXPECT_NE(emit.find(expected.str()), std::string::npos) << emit;
+  std::string exported = print(*createXPUExportXeVMObjects(options));
+  EXPECT_NE(exported.find("opt-level=1"), std::string::npos) << exported;
+  // Run alone, the passes default to the list.
+  EXPECT_NE(print(*createXPULinkModules()).find("max-kernels=16"),
+            std::string::npos);
 }
 
 } // namespace

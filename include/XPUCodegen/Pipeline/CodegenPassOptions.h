@@ -20,88 +20,21 @@
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "mlir/Pass/Pass.h"
-#include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/ErrorHandling.h"
 
-#include <string>
 #include <type_traits>
-#include <utility>
 
 namespace mlir::xpu {
 
-/// The spellings every `grf-mode` option accepts: the modes, Triton's
-/// `128`/`256`/`512`, and the register counts of a variable register file.
-llvm::cl::ValuesClass getGRFModeOptionValues();
-
-/// The accepted spellings of an enum option; nothing for the others.
-struct NoOptionValues {
-  template <typename Opt> void apply(Opt &) const {}
-};
-
-template <typename T> auto getCodegenOptionValues() {
-  if constexpr (std::is_same_v<T, GRFMode>)
-    return getGRFModeOptionValues();
-  else if constexpr (std::is_same_v<T, BackendKind>)
-    return llvm::cl::values(
-        clEnumValN(BackendKind::Auto, "auto",
-                   "Level Zero with a matching Intel GPU, else ocloc"),
-        clEnumValN(BackendKind::Ocloc, "ocloc",
-                   "IGC through libocloc (no GPU needed)"),
-        clEnumValN(BackendKind::LevelZero, "level-zero",
-                   "the Level Zero driver's compiler"));
-  else if constexpr (std::is_same_v<T, AutoStrategy>)
-    return llvm::cl::values(
-        clEnumValN(AutoStrategy::Measure, "measure",
-                   "build small, and large when small spills"),
-        clEnumValN(AutoStrategy::IGC, "igc",
-                   "one build with IGC's auto-large-GRF flag"));
-  else if constexpr (std::is_same_v<T, SPIRVValidation>)
-    return llvm::cl::values(
-        clEnumValN(SPIRVValidation::Warn, "warn",
-                   "a warning and a report entry; still compiled"),
-        clEnumValN(SPIRVValidation::Strict, "strict", "an error at the module"),
-        clEnumValN(SPIRVValidation::Off, "off", "not validated"));
-  else
-    return NoOptionValues{};
-}
-
-namespace detail {
-/// Collects the spellings of an enum option's values.
-template <typename T> struct OptionValueCollector {
-  struct Parser {
-    llvm::SmallVector<std::pair<llvm::StringRef, T>> values;
-    template <typename V>
-    void addLiteralOption(llvm::StringRef name, const V &value,
-                          llvm::StringRef) {
-      values.push_back({name, static_cast<T>(value)});
-    }
-  };
-  Parser parser;
-  Parser &getParser() { return parser; }
-};
-} // namespace detail
-
-/// The value `text` spells, as the option's parser reads it: how a default
-/// of the list becomes a C++ value.
-template <typename T> T parseCodegenOptionDefault(llvm::StringRef text) {
-  if constexpr (std::is_same_v<T, std::string>) {
-    return text.str();
-  } else if constexpr (std::is_same_v<T, bool>) {
-    return text == "true";
-  } else if constexpr (std::is_enum_v<T>) {
-    detail::OptionValueCollector<T> collector;
-    getCodegenOptionValues<T>().apply(collector);
-    for (auto &[name, value] : collector.parser.values)
-      if (name == text)
-        return value;
-    llvm_unreachable("a default of CodegenOptions.def is not a value");
-  } else {
-    T value{};
-    if (text.getAsInteger(10, value))
-      llvm_unreachable("a default of CodegenOptions.def is not a number");
-    return value;
+/// The accepted spellings of an option of type `T` (getCodegenOptionChoices:
+/// an enum's), as an option modifier.
+template <typename T> struct CodegenOptionValues {
+  template <typename Opt> void apply(Opt &option) const {
+    if constexpr (std::is_enum_v<T>)
+      for (const CodegenOptionChoice &choice : getCodegenOptionChoices<T>())
+        option.getParser().addLiteralOption(
+            choice.name, static_cast<T>(choice.value), choice.description);
   }
-}
+};
 
 /// What the list says of each option, by field, for the declarations below.
 namespace codegen_option {
@@ -124,9 +57,9 @@ template <typename Info, typename OptionT, typename Owner>
 struct CodegenOption : OptionT {
   explicit CodegenOption(Owner &owner, llvm::StringRef name = Info::name)
       : OptionT(owner, name, llvm::cl::desc(Info::description),
-                llvm::cl::init(parseCodegenOptionDefault<typename Info::Type>(
+                llvm::cl::init(getCodegenOptionDefault<typename Info::Type>(
                     Info::defaultValue)),
-                getCodegenOptionValues<typename Info::Type>()) {}
+                CodegenOptionValues<typename Info::Type>()) {}
   using OptionT::operator=;
 };
 

@@ -405,8 +405,7 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
 
   void runOnOperation() override {
     if (!session)
-      session = CompileSession::getShared(getWorkerPoolOptions(
-          backend, cacheDir, cacheUrl, compilerRoot, /*jobs=*/0, {}));
+      session = CompileSession::getShared(getNativeCodegenOptions(*this));
     CompileCache *cache = session->getCache();
     if (!cache)
       return;

@@ -56,10 +56,7 @@ struct StartWorkersPass
     markAllAnalysesPreserved();
     if (!hasModuleToCompile(getOperation()))
       return;
-    NativeCodegenOptions own =
-        getWorkerPoolOptions(backend, cacheDir, cacheUrl, compilerRoot, jobs,
-                             WorkerLimits{/*memoryMiB=*/memoryLimitMiB,
-                                          /*timeoutMs=*/timeoutMs});
+    NativeCodegenOptions own = getNativeCodegenOptions(*this);
     if (!session)
       session = CompileSession::getShared(own);
     // The pool xpu-native-codegen will ask for: the same jobs and limits.

@@ -13,12 +13,80 @@
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <string>
 
 using namespace llvm;
 using namespace mlir::xpu;
+
+/// A choice of enum value `value`.
+template <typename T>
+static constexpr CodegenOptionChoice choice(StringRef name, T value,
+                                            StringRef description) {
+  return {name, static_cast<unsigned>(value), description};
+}
+
+// Every pass and pipeline option named `grf-mode` accepts these: the modes,
+// Triton's register counts, and the counts of a variable register file.
+template <>
+ArrayRef<CodegenOptionChoice> mlir::xpu::getCodegenOptionChoices<GRFMode>() {
+  static constexpr CodegenOptionChoice kChoices[] = {
+      choice("auto", GRFMode::Auto, "decided from measured builds"),
+      choice("small", GRFMode::Small, "128 registers per thread"),
+      choice("large", GRFMode::Large, "256 registers per thread"),
+      choice("default", GRFMode::Default, "no GRF flag (device default)"),
+      choice("xlarge", GRFMode::XLarge, "512 registers per thread (cri)"),
+      choice("128", GRFMode::Small, "small"),
+      choice("256", GRFMode::Large, "large"),
+      choice("512", GRFMode::XLarge, "xlarge"),
+      choice("32", GRFMode::Regs32, "32 registers per thread (Xe3, Xe3P)"),
+      choice("64", GRFMode::Regs64, "64 registers per thread (Xe3, Xe3P)"),
+      choice("96", GRFMode::Regs96, "96 registers per thread (Xe3, Xe3P)"),
+      choice("160", GRFMode::Regs160, "160 registers per thread (Xe3, Xe3P)"),
+      choice("192", GRFMode::Regs192, "192 registers per thread (Xe3, Xe3P)"),
+  };
+  return kChoices;
+}
+
+template <>
+ArrayRef<CodegenOptionChoice>
+mlir::xpu::getCodegenOptionChoices<BackendKind>() {
+  static constexpr CodegenOptionChoice kChoices[] = {
+      choice("auto", BackendKind::Auto,
+             "Level Zero with a matching Intel GPU, else ocloc"),
+      choice("ocloc", BackendKind::Ocloc,
+             "IGC through libocloc (no GPU needed)"),
+      choice("level-zero", BackendKind::LevelZero,
+             "the Level Zero driver's compiler"),
+  };
+  return kChoices;
+}
+
+template <>
+ArrayRef<CodegenOptionChoice>
+mlir::xpu::getCodegenOptionChoices<AutoStrategy>() {
+  static constexpr CodegenOptionChoice kChoices[] = {
+      choice("measure", AutoStrategy::Measure,
+             "build small, and large when small spills"),
+      choice("igc", AutoStrategy::IGC,
+             "one build with IGC's auto-large-GRF flag"),
+  };
+  return kChoices;
+}
+
+template <>
+ArrayRef<CodegenOptionChoice>
+mlir::xpu::getCodegenOptionChoices<SPIRVValidation>() {
+  static constexpr CodegenOptionChoice kChoices[] = {
+      choice("warn", SPIRVValidation::Warn,
+             "a warning and a report entry; still compiled"),
+      choice("strict", SPIRVValidation::Strict, "an error at the module"),
+      choice("off", SPIRVValidation::Off, "not validated"),
+  };
+  return kChoices;
+}
 
 static const CodegenOptionInfo kOptions[] = {
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
@@ -27,7 +95,8 @@ static const CodegenOptionInfo kOptions[] = {
    DEFAULT,                                                                    \
    CodegenOptionRole::ROLE,                                                    \
    CodegenOptionCheck::CHECK,                                                  \
-   DESC},
+   DESC,                                                                       \
+   getCodegenOptionChoices<TYPE>()},
 #include "XPUCodegen/Target/Codegen/CodegenOptions.def"
 };
 
@@ -43,6 +112,14 @@ const CodegenOptionInfo *mlir::xpu::lookupCodegenOption(StringRef name) {
   return found == std::end(kOptions) ? nullptr : found;
 }
 
+ArrayRef<int64_t>
+mlir::xpu::getCodegenOptionCheckValues(CodegenOptionCheck check) {
+  static constexpr int64_t kZeroOr128[] = {0, 128};
+  if (check == CodegenOptionCheck::ZeroOr128)
+    return kZeroOr128;
+  return {};
+}
+
 static Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
@@ -54,10 +131,16 @@ Error mlir::xpu::checkCodegenOption(CodegenOptionCheck check,
     if (value < 0)
       return makeError(spelling + " must be >= 0 bytes, got " + Twine(value));
     return Error::success();
-  case CodegenOptionCheck::ZeroOr128:
-    if (value != 0 && value != 128)
-      return makeError(spelling + " must be 0 or 128, got " + Twine(value));
-    return Error::success();
+  case CodegenOptionCheck::ZeroOr128: {
+    ArrayRef<int64_t> values = getCodegenOptionCheckValues(check);
+    if (llvm::is_contained(values, value))
+      return Error::success();
+    std::string valid = llvm::join(
+        llvm::map_range(
+            values, [](int64_t allowed) { return std::to_string(allowed); }),
+        " or ");
+    return makeError(spelling + " must be " + valid + ", got " + Twine(value));
+  }
   default:
     return Error::success();
   }

@@ -14,6 +14,7 @@
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "NativeCodegenDriverImpl.h"
+#include "XPUCodegen/Target/Codegen/CodegenOptionDefaults.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -138,19 +139,6 @@ NativeCodegenDriver::Impl::getCompilerIdentity(WorkerBackend backend) {
   return *memo;
 }
 
-NativeCodegenOptions mlir::xpu::getWorkerPoolOptions(
-    BackendKind backend, llvm::StringRef cacheDir, llvm::StringRef cacheUrl,
-    llvm::StringRef compilerRoot, unsigned jobs, WorkerLimits limits) {
-  NativeCodegenOptions options;
-  options.backend = backend;
-  options.cacheDir = cacheDir.str();
-  options.cacheUrl = cacheUrl.str();
-  options.compilerRoot = compilerRoot.str();
-  options.jobs = jobs;
-  options.limits = limits;
-  return options;
-}
-
 NativeCodegenDriver::NativeCodegenDriver(const NativeCodegenOptions &options)
     : options(options), impl(std::make_unique<Impl>()) {}
 
@@ -177,6 +165,11 @@ llvm::Expected<uint64_t> mlir::xpu::parseCacheMaxSize(llvm::StringRef text) {
         "': expected bytes with an optional k, m or g suffix (" +
         llvm::toString(policy.takeError()) + ")");
   return policy->MaxSizeBytes;
+}
+
+uint64_t mlir::xpu::getDefaultCacheMaxSize() {
+  return llvm::cantFail(
+      parseCacheMaxSize(codegen_option_default::cacheMaxSize));
 }
 
 llvm::Expected<std::unique_ptr<NativeCodegenDriver>>

@@ -1,28 +1,36 @@
-//===- CodegenOptions.h - What the option list says of each option -*- C++
-//-*-===//
+//===- CodegenOptions.h - What the option list says of each option C++ -*-===//
 //
 // Part of the XPUCodegen project.
 //
 //===----------------------------------------------------------------------===//
 //
 // The compile options as data, from CodegenOptions.def: their names,
-// defaults, roles and checks, for every front end (the passes and the
-// pipeline, the Python package, the CLI). No MLIR: the Python extension
-// that compiles SPIR-V links none.
+// defaults, roles, checks and accepted values, for every front end (the
+// passes and the pipeline, the Python package, the CLI). No MLIR: the
+// Python extension that compiles SPIR-V links none.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef XPUCODEGEN_TARGET_CODEGEN_CODEGENOPTIONS_H
 #define XPUCODEGEN_TARGET_CODEGEN_CODEGENOPTIONS_H
 
+#include "XPUCodegen/Dialect/XPU/IR/XPUEnums.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cassert>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <type_traits>
 
 namespace mlir::xpu {
+
+enum class AutoStrategy : uint8_t;
+enum class BackendKind : uint8_t;
+enum class SPIRVValidation;
 
 /// What an option says about a module's output.
 enum class CodegenOptionRole : uint8_t {
@@ -49,6 +57,29 @@ enum class CodegenOptionCheck : uint8_t {
 /// How a front end that is not C++ takes the value.
 enum class CodegenOptionKind : uint8_t { Text, Integer, Flag, Choice };
 
+/// One spelling a choice option accepts.
+struct CodegenOptionChoice {
+  llvm::StringRef name;
+  /// The enum value it spells.
+  unsigned value;
+  llvm::StringRef description;
+};
+
+/// The spellings an option of enum type `T` accepts, in the order help and
+/// messages list them; none for the other types.
+template <typename T>
+llvm::ArrayRef<CodegenOptionChoice> getCodegenOptionChoices() {
+  return {};
+}
+template <>
+llvm::ArrayRef<CodegenOptionChoice> getCodegenOptionChoices<GRFMode>();
+template <>
+llvm::ArrayRef<CodegenOptionChoice> getCodegenOptionChoices<BackendKind>();
+template <>
+llvm::ArrayRef<CodegenOptionChoice> getCodegenOptionChoices<AutoStrategy>();
+template <>
+llvm::ArrayRef<CodegenOptionChoice> getCodegenOptionChoices<SPIRVValidation>();
+
 /// One line of CodegenOptions.def.
 struct CodegenOptionInfo {
   llvm::StringRef name;
@@ -57,6 +88,8 @@ struct CodegenOptionInfo {
   CodegenOptionRole role;
   CodegenOptionCheck check;
   llvm::StringRef description;
+  /// A choice option's spellings.
+  llvm::ArrayRef<CodegenOptionChoice> choices;
 };
 
 /// Every option, in the order of CodegenOptions.def.
@@ -76,6 +109,40 @@ template <typename T> constexpr CodegenOptionKind getCodegenOptionKind() {
   else
     return CodegenOptionKind::Text;
 }
+
+/// The value of type `T` that `text` spells, as the option's parser reads
+/// it; nullopt when it spells none.
+template <typename T>
+std::optional<T> parseCodegenOptionValue(llvm::StringRef text) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return text.str();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (text != "true" && text != "false")
+      return std::nullopt;
+    return text == "true";
+  } else if constexpr (std::is_enum_v<T>) {
+    for (const CodegenOptionChoice &choice : getCodegenOptionChoices<T>())
+      if (choice.name == text)
+        return static_cast<T>(choice.value);
+    return std::nullopt;
+  } else {
+    T value{};
+    if (text.getAsInteger(10, value))
+      return std::nullopt;
+    return value;
+  }
+}
+
+/// A default of CodegenOptions.def (`DEFAULT`) as a value of its type.
+template <typename T> T getCodegenOptionDefault(llvm::StringRef text) {
+  std::optional<T> value = parseCodegenOptionValue<T>(text);
+  assert(value && "a default of CodegenOptions.def is not a value");
+  return *value;
+}
+
+/// The only values an integer check accepts, when it accepts a few
+/// (ZeroOr128: 0 and 128); none otherwise.
+llvm::ArrayRef<int64_t> getCodegenOptionCheckValues(CodegenOptionCheck check);
 
 /// Checks `value` of the option that the front end spells `spelling`
 /// (`n-regs-default` in pass options, `n_regs_default` in Python): one

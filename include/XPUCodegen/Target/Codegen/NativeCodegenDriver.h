@@ -28,6 +28,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mlir::xpu {
@@ -37,12 +39,12 @@ enum class BackendKind : uint8_t { Auto, Ocloc, LevelZero };
 
 llvm::StringRef stringifyBackendKind(BackendKind kind);
 
-/// 4 GiB: tens of thousands of native builds.
-constexpr uint64_t kDefaultCacheMaxSize = uint64_t(4) << 30;
-
 /// Parses a `cache-max-size` value: bytes, or with a k/m/g suffix
 /// (LLVM's cache policy syntax), e.g. "512m", "4g".
 llvm::Expected<uint64_t> parseCacheMaxSize(llvm::StringRef text);
+
+/// The default of `cache-max-size` (CodegenOptions.def), in bytes.
+uint64_t getDefaultCacheMaxSize();
 
 struct NativeCodegenOptions {
   BackendKind backend = BackendKind::Auto;
@@ -58,7 +60,7 @@ struct NativeCodegenOptions {
   std::string cacheUrl;
   /// Bound of the persistent cache in bytes (0: only LLVM's default
   /// pruning: 75% of the free space, entries unused for a week).
-  uint64_t cacheMaxSize = kDefaultCacheMaxSize;
+  uint64_t cacheMaxSize = getDefaultCacheMaxSize();
   /// The compiler: an ocloc installation directory (CompilerInstallation);
   /// empty: $XPU_CODEGEN_COMPILER_ROOT, else the system's.
   std::string compilerRoot;
@@ -204,15 +206,6 @@ struct CachedCompilerIdentity {
   std::string identity;
 };
 
-/// The options that choose a compiler worker pool (backend, compiler, jobs,
-/// limits) and the cache its identity may be in, the rest left at their
-/// defaults: a session for xpu-module-cache or xpu-start-workers run alone.
-NativeCodegenOptions getWorkerPoolOptions(BackendKind backend,
-                                          llvm::StringRef cacheDir,
-                                          llvm::StringRef cacheUrl,
-                                          llvm::StringRef compilerRoot,
-                                          unsigned jobs, WorkerLimits limits);
-
 /// The options the driver names as the list does (CodegenOptions.def).
 // clang-format off
 #define XPU_DRIVER_OPTIONS(X)                                                  \
@@ -221,22 +214,42 @@ NativeCodegenOptions getWorkerPoolOptions(BackendKind backend,
   X(maxWorkGroupSize) X(strictLaunch) X(nRegsDefault)
 // clang-format on
 
-/// The driver's options from a holder of CodegenOptions.def's options
-/// (the xpu-native-codegen pass, the Python binding's CompileOptions),
-/// whose values are checked already (checkCodegenOption).
+namespace detail {
+/// HoldsOption_FIELD<T>::value: whether `T` holds option FIELD of the list.
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  template <typename T, typename = void>                                       \
+  struct HoldsOption_##FIELD : std::false_type {};                             \
+  template <typename T>                                                        \
+  struct HoldsOption_##FIELD<                                                  \
+      T, std::void_t<decltype(std::declval<const T &>().FIELD)>>               \
+      : std::true_type {};
+#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+} // namespace detail
+
+/// The session's options from a holder of some or all of CodegenOptions.def's
+/// options (the xpu-native-codegen pass, the Python binding's
+/// CompileOptions; xpu-module-cache or xpu-start-workers run alone), whose
+/// values are checked already (checkCodegenOption). Options it does not hold
+/// keep the list's defaults.
 template <typename Options>
 NativeCodegenOptions getNativeCodegenOptions(const Options &options) {
   NativeCodegenOptions result;
-#define XPU_SET_DRIVER_OPTION(FIELD) result.FIELD = options.FIELD;
+#define XPU_SET_DRIVER_OPTION(FIELD)                                           \
+  if constexpr (detail::HoldsOption_##FIELD<Options>::value)                   \
+    result.FIELD = options.FIELD;
   XPU_DRIVER_OPTIONS(XPU_SET_DRIVER_OPTION)
 #undef XPU_SET_DRIVER_OPTION
   // Those it holds in its own form.
-  result.limits = WorkerLimits{/*memoryMiB=*/options.memoryLimitMiB,
-                               /*timeoutMs=*/options.timeoutMs};
-  result.validation = options.validateSPIRV;
-  result.cacheMaxSize =
-      llvm::expectedToOptional(parseCacheMaxSize(options.cacheMaxSize))
-          .value_or(kDefaultCacheMaxSize);
+  if constexpr (detail::HoldsOption_memoryLimitMiB<Options>::value)
+    result.limits.memoryMiB = options.memoryLimitMiB;
+  if constexpr (detail::HoldsOption_timeoutMs<Options>::value)
+    result.limits.timeoutMs = options.timeoutMs;
+  if constexpr (detail::HoldsOption_validateSPIRV<Options>::value)
+    result.validation = options.validateSPIRV;
+  if constexpr (detail::HoldsOption_cacheMaxSize<Options>::value)
+    result.cacheMaxSize =
+        llvm::expectedToOptional(parseCacheMaxSize(options.cacheMaxSize))
+            .value_or(getDefaultCacheMaxSize());
   return result;
 }
 

@@ -18,6 +18,7 @@
 #ifndef XPUCODEGEN_TARGET_WORKER_WORKERPOOL_H
 #define XPUCODEGEN_TARGET_WORKER_WORKERPOOL_H
 
+#include "XPUCodegen/Target/Codegen/CodegenOptionDefaults.h"
 #include "XPUCodegen/Target/Worker/CompilerInstallation.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -91,12 +92,15 @@ struct WorkerResponse {
   double compileMs = 0;
 };
 
-/// Resource limits applied to each worker process.
+/// Resource limits applied to each worker process; by default those of
+/// memory-limit-mb and timeout-ms (CodegenOptions.def).
 struct WorkerLimits {
   /// Address-space limit per worker in MiB (0: unlimited).
-  uint64_t memoryMiB = 8192;
+  uint64_t memoryMiB = codegen_option_default::toUnsigned(
+      codegen_option_default::memoryLimitMiB);
   /// Wall-clock limit per job in milliseconds (0: unlimited).
-  uint64_t timeoutMs = 300000;
+  uint64_t timeoutMs =
+      codegen_option_default::toUnsigned(codegen_option_default::timeoutMs);
 };
 
 /// How long a worker may take to start (load and warm the compiler) and
@@ -175,7 +179,7 @@ public:
   /// that exits, crashes, exceeds its memory or time limit (counted from
   /// the job's start on it) yields an error that names the cause (e.g.
   /// "compiler worker killed by signal 6 (Aborted)", "compiler worker
-  /// exceeded the 300000 ms time limit"); the worker is replaced and later
+  /// exceeded the <timeoutMs> ms time limit"); the worker is replaced and later
   /// jobs are unaffected. A start failure is an error only when starts are
   /// blocked (see kDefaultStartupMs) and no live worker is left to wait for.
   virtual llvm::Expected<WorkerResponse> run(const WorkerRequest &request) = 0;
