@@ -111,13 +111,15 @@ TEST(CodegenOptionsTest, HoldersOfTheirOwnDefaultTakeTheLists) {
   EXPECT_EQ(NativeCodegenOptions().cacheMaxSize,
             llvm::cantFail(parseCacheMaxSize(getDefault("cache-max-size"))));
   // Every choice option's default is one of its values.
-  for (const CodegenOptionInfo &info : getCodegenOptionInfos())
-    if (info.kind == CodegenOptionKind::Choice)
-      EXPECT_TRUE(llvm::any_of(info.choices,
-                               [&](const CodegenOptionChoice &choice) {
-                                 return choice.name == info.defaultValue;
-                               }))
-          << info.name.str();
+  for (const CodegenOptionInfo &info : getCodegenOptionInfos()) {
+    if (info.kind != CodegenOptionKind::Choice)
+      continue;
+    EXPECT_TRUE(llvm::any_of(info.choices,
+                             [&](const CodegenOptionChoice &choice) {
+                               return choice.name == info.defaultValue;
+                             }))
+        << info.name.str();
+  }
 }
 
 TEST(CodegenOptionsTest, PassesTakeThePipelinesOptions) {

@@ -15,6 +15,7 @@
 
 #include "NativeCodegenDriverImpl.h"
 #include "XPUCodegen/Target/Codegen/CodegenOptionDefaults.h"
+#include "XPUCodegen/Target/Codegen/CodegenOptions.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -29,14 +30,11 @@ using namespace mlir::xpu;
 using namespace mlir::xpu::detail;
 
 llvm::StringRef mlir::xpu::stringifyBackendKind(BackendKind kind) {
-  switch (kind) {
-  case BackendKind::Auto:
-    return "auto";
-  case BackendKind::Ocloc:
-    return "ocloc";
-  case BackendKind::LevelZero:
-    return "level-zero";
-  }
+  // The spelling the backend= option accepts (CodegenOptions.cpp).
+  for (const CodegenOptionChoice &choice :
+       getCodegenOptionChoices<BackendKind>())
+    if (choice.value == static_cast<unsigned>(kind))
+      return choice.name;
   llvm_unreachable("unknown backend kind");
 }
 
