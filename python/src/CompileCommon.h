@@ -34,9 +34,11 @@
 namespace mlir::xpu::python {
 
 /// The type an option has in this binding: the list's, but the GRF mode
-/// by its name (as Python passes it; checkOptions reads it).
+/// by its name (as Python passes it; checkOptions reads it) and a URL as
+/// plain text (nothing here prints it).
 template <typename T> struct BindingType { using type = T; };
 template <> struct BindingType<GRFMode> { using type = std::string; };
+template <> struct BindingType<URLOptionText> { using type = std::string; };
 
 /// The compile options of one call: every option of CodegenOptions.def,
 /// at its default until a keyword sets it.

@@ -242,6 +242,12 @@ def _compile_options(args):
     options = dict(arch=args.arch, grf_mode=args.grf_mode,
                    backend=args.backend, spill_threshold=args.spill_threshold,
                    cache_dir=args.cache_dir, cache_url=args.cache_url,
+                   cache_password_file=args.cache_password_file,
+                   cache_tls_ca=args.cache_tls_ca,
+                   cache_tls_cert=args.cache_tls_cert,
+                   cache_tls_key=args.cache_tls_key,
+                   cache_sign_key=args.cache_sign_key,
+                   cache_trust=args.cache_trust,
                    compiler_root=args.compiler_root, jobs=args.jobs,
                    auto_strategy=args.auto_strategy, flags=args.flags,
                    timeout_ms=args.timeout_ms,
@@ -448,8 +454,11 @@ def _add_compiler_options(compile_):
                           help="persistent cache ('none' disables)")
     compile_.add_argument("--cache-url", metavar="URL",
                           help="shared cache tier behind the local one, "
-                               "redis://host:port[/db] ('none' disables; "
-                               "default: $XPU_CODEGEN_CACHE_URL)")
+                               "redis://[user@]host:port[/db] or rediss:// "
+                               "for TLS ('none' disables; default: "
+                               "$XPU_CODEGEN_CACHE_URL); pass the password "
+                               "with --cache-password-file")
+    _add_cache_security_options(compile_)
     compile_.add_argument("--compiler-root", metavar="DIR",
                           help="the compiler: an ocloc installation "
                                "directory, e.g. IGC 2.x unpacked by "
@@ -482,6 +491,26 @@ def _add_compiler_options(compile_):
                           help="MLIR input: one binary per gpu.module "
                                "instead of linking modules that build alike "
                                "into one IGC call (docs/Linking.md)")
+
+
+def _add_cache_security_options(compile_):
+    """The shared tier's credentials, TLS files and keys (docs/Caching.md,
+    "Team cache"); each defaults to its $XPU_CODEGEN_CACHE_* variable."""
+    for name, metavar, text in (
+            ("cache_password_file", "FILE",
+             "the shared tier's password (first line; chmod 600)"),
+            ("cache_tls_ca", "FILE", "rediss://: CA certificates to verify "
+             "the server with (default: the system's)"),
+            ("cache_tls_cert", "FILE", "rediss://: client certificate"),
+            ("cache_tls_key", "FILE", "rediss://: its private key"),
+            ("cache_sign_key", "FILE",
+             "writers: Ed25519 private key signing shared entries"),
+            ("cache_trust", "FILE[,FILE]", "readers: Ed25519 public keys; "
+             "only entries they signed are used")):
+        variable = "$XPU_CODEGEN_" + name.upper()
+        compile_.add_argument("--" + name.replace("_", "-"), metavar=metavar,
+                              type=_path,
+                              help=f"{text} (default: {variable})")
 
 
 def main(argv=None):

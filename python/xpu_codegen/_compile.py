@@ -2,7 +2,7 @@
 
 import os
 import warnings
-from typing import Optional, Union
+from typing import Optional, Sequence, Union
 
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv
@@ -16,6 +16,7 @@ from ._types import CompileError, CompileWarning
 _SPIRV_MAGIC = (b"\x03\x02\x23\x07", b"\x07\x23\x02\x03")
 
 Source = Union[str, bytes, bytearray, memoryview]
+Path = Union[str, os.PathLike]
 
 
 def is_spirv(data: bytes) -> bool:
@@ -40,7 +41,13 @@ def compile(source: Source, *, arch: str = _default("arch"),
             n_regs_default: int = _default("n_regs_default"),
             cache_url: Optional[str] = None,
             compiler_root: Optional[Union[str, os.PathLike]] = None,
-            link: bool = _default("link")):
+            link: bool = _default("link"),
+            cache_password_file: Optional[Path] = None,
+            cache_tls_ca: Optional[Path] = None,
+            cache_tls_cert: Optional[Path] = None,
+            cache_tls_key: Optional[Path] = None,
+            cache_sign_key: Optional[Path] = None,
+            cache_trust: Optional[Union[Path, Sequence[Path]]] = None):
     """Compiles MLIR text or SPIR-V to native code; returns a list of Module.
 
     ``source`` is either MLIR text (``str``: the whole
@@ -57,9 +64,17 @@ def compile(source: Source, *, arch: str = _default("arch"),
     ``spill_threshold`` (bytes; ``auto`` builds large only when small spills
     more), ``cache_dir`` (None: the default location or
     ``$XPU_CODEGEN_CACHE_DIR``; ``"none"``: disabled), ``cache_url``
-    (``"redis://host:port[/db]"``: a shared cache tier behind ``cache_dir``,
-    see docs/Caching.md; None: ``$XPU_CODEGEN_CACHE_URL``; ``"none"``: no
-    shared tier), ``jobs`` (parallel
+    (``"redis://[user@]host:port[/db]"``, or ``"rediss://..."`` for TLS: a
+    shared cache tier behind ``cache_dir``, see docs/Caching.md, "Team
+    cache"; None: ``$XPU_CODEGEN_CACHE_URL``; ``"none"``: no shared tier),
+    ``cache_password_file`` (its password, on the first line of a file
+    only the owner can read), ``cache_tls_ca``, ``cache_tls_cert`` and
+    ``cache_tls_key`` (``rediss://``: the CA to verify the server with, a
+    client certificate and its key), ``cache_sign_key`` (writers: the
+    Ed25519 private key that signs shared entries) and ``cache_trust``
+    (readers: a public key file or a list of them; only shared entries they
+    signed are used): each None for its ``$XPU_CODEGEN_CACHE_*`` variable,
+    ``jobs`` (parallel
     compiler workers, 0: one per hardware thread), ``auto_strategy``
     (measure, igc), ``flags`` (extra IGC build options), ``timeout_ms``
     (wall-clock limit per compile, 0: none), ``memory_limit_mb`` (address
@@ -89,7 +104,9 @@ def compile(source: Source, *, arch: str = _default("arch"),
                              cache_dir, jobs, auto_strategy, flags,
                              timeout_ms, memory_limit_mb, validate,
                              max_workgroup_size, n_regs_default, cache_url,
-                             compiler_root)
+                             compiler_root, cache_password_file,
+                             cache_tls_ca, cache_tls_cert, cache_tls_key,
+                             cache_sign_key, cache_trust)
     options["link"] = _check_link(link)
     if isinstance(source, str):
         if not isinstance(filename, str):

@@ -83,11 +83,18 @@ def _check_options(arch=_default("arch"), grf_mode=_default("grf_mode"),
                    validate=_default("validate_spirv"),
                    max_workgroup_size=_default("max_workgroup_size"),
                    n_regs_default=_default("n_regs_default"),
-                   cache_url=None, compiler_root=None) -> dict:
+                   cache_url=None, compiler_root=None,
+                   cache_password_file=None, cache_tls_ca=None,
+                   cache_tls_cert=None, cache_tls_key=None,
+                   cache_sign_key=None, cache_trust=None) -> dict:
     """The keyword arguments of the native compile functions."""
     arch = _resolve_arch(arch)
     compiler_root = _check_compiler_root(compiler_root)
     cache_url = _check_cache_url(cache_url)
+    security = _check_cache_security(
+        cache_password_file=cache_password_file, cache_tls_ca=cache_tls_ca,
+        cache_tls_cert=cache_tls_cert, cache_tls_key=cache_tls_key,
+        cache_sign_key=cache_sign_key, cache_trust=cache_trust)
     cache_dir = _check_cache_dir(cache_dir)
     if not isinstance(flags, str):
         raise TypeError(f"flags must be a str, got {type(flags).__name__}")
@@ -121,6 +128,7 @@ def _check_options(arch=_default("arch"), grf_mode=_default("grf_mode"),
                                       max_workgroup_size, _MAX_LIMIT),
         n_regs_default=n_regs_default,
         compiler_root=compiler_root,
+        **security,
     )
 
 
@@ -139,6 +147,28 @@ def _check_cache_url(cache_url) -> str:
     # The URL, or $XPU_CODEGEN_CACHE_URL when None; the server is never
     # contacted here, and an unreachable one never fails a compile.
     return _check_listed("cache_url", cache_url)
+
+
+def _check_cache_security(**files) -> dict:
+    """The shared tier's password file, TLS files, signing key and trusted
+    keys as the extension takes them: "" for None (then the
+    ``$XPU_CODEGEN_CACHE_*`` variable); ``cache_trust`` is a path or a
+    sequence of paths. The files are read when the cache opens."""
+    checked = {}
+    for name, value in files.items():
+        if name == "cache_trust" and isinstance(value, (list, tuple)):
+            paths = [_check_path_option(name, path, "use None for "
+                                        "$XPU_CODEGEN_CACHE_TRUST")
+                     for path in value]
+            if not paths or any("," in path for path in paths):
+                raise ValueError("cache_trust must name one or more files "
+                                 "without ',' in their paths")
+            value = ",".join(paths)
+        checked[name] = _check_path_option(
+            name, value, f"use None for $XPU_CODEGEN_{name.upper()}")
+        if "\0" in checked[name]:
+            raise ValueError(f"{name} must not contain NUL characters")
+    return checked
 
 
 def _check_path_option(name: str, value, empty_hint: str) -> str:

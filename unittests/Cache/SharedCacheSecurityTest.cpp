@@ -106,6 +106,29 @@ TEST(RedisURLCredentialsTest, ErrorsNeverShowThePassword) {
   }
 }
 
+TEST(RedisURLCredentialsTest, PrintedOptionsLeaveThePasswordOut) {
+  // What a printed pipeline shows for cache-url: the user stays, so the
+  // pipeline run again takes the password from the file or environment.
+  EXPECT_EQ(removeURLPassword("rediss://writer:hunter2@cache:6380/2"),
+            "rediss://writer@cache:6380/2");
+  EXPECT_EQ(removeURLPassword("redis://u:p@ss/w0rd@h:1"), "redis://u@h:1");
+  EXPECT_EQ(removeURLPassword("redis://:hunter2@h"), "redis://h");
+  EXPECT_EQ(removeURLPassword("redis://reader@h"), "redis://reader@h");
+  EXPECT_EQ(removeURLPassword("redis://h:6379/0"), "redis://h:6379/0");
+  // Invalid URLs too: no scheme, or a password that ends nowhere.
+  EXPECT_EQ(removeURLPassword("u:hunter2@h"), "u@h");
+  EXPECT_EQ(removeURLPassword(""), "");
+  Expected<RedisURL> url = parseRedisURL("u:hunter2@h");
+  ASSERT_FALSE(bool(url));
+  EXPECT_EQ(toString(url.takeError()).find("hunter2"), std::string::npos);
+}
+
+TEST(SharedCacheSecurityTest, TrustListSplitsOnCommas) {
+  EXPECT_EQ(splitKeyFileList(" a.pub, b.pub ,,c.pub"),
+            (std::vector<std::string>{"a.pub", "b.pub", "c.pub"}));
+  EXPECT_TRUE(splitKeyFileList(" , ").empty());
+}
+
 TEST(SharedCacheSecurityTest, PasswordFromFileOrEnvironmentNotInId) {
   TempDir dir;
   std::string file = dir.file("password");

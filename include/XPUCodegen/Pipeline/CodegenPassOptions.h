@@ -23,6 +23,33 @@
 
 #include <type_traits>
 
+/// `cache-url` (URLOptionText): read as a string, printed without its
+/// password.
+template <>
+class llvm::cl::parser<mlir::xpu::URLOptionText>
+    : public basic_parser<mlir::xpu::URLOptionText> {
+public:
+  parser(Option &option) : basic_parser(option) {}
+
+  bool parse(Option &, StringRef, StringRef arg,
+             mlir::xpu::URLOptionText &value) {
+    value = arg.str();
+    return false;
+  }
+
+  StringRef getValueName() const override { return "url"; }
+
+  void printOptionDiff(const Option &option,
+                       const mlir::xpu::URLOptionText &value,
+                       const OptVal &defaultValue, size_t globalWidth) const {
+    printOptionName(option, globalWidth);
+    outs() << "= " << value << " (default: ";
+    if (defaultValue.hasValue())
+      outs() << defaultValue.getValue();
+    outs() << ")\n";
+  }
+};
+
 namespace mlir::xpu {
 
 /// The accepted spellings of an option of type `T` (getCodegenOptionChoices:
@@ -106,11 +133,14 @@ struct CodegenOption : OptionT {
 #define XPU_EXPORT_XEVM_OBJECTS_OPTIONS(X)                                     \
   X(optLevel)
 #define XPU_MODULE_CACHE_OPTIONS(X)                                            \
+  XPU_CACHE_SECURITY_OPTIONS(X)                                                \
   X(backend) X(cacheDir) X(cacheUrl) X(compilerRoot)
 #define XPU_START_WORKERS_OPTIONS(X)                                           \
+  XPU_CACHE_SECURITY_OPTIONS(X)                                                \
   X(backend) X(cacheDir) X(cacheUrl) X(compilerRoot) X(jobs) X(timeoutMs)      \
   X(memoryLimitMiB)
 #define XPU_NATIVE_CODEGEN_OPTIONS(X)                                          \
+  XPU_CACHE_SECURITY_OPTIONS(X)                                                \
   X(backend) X(spillThreshold) X(autoStrategy) X(cacheDir) X(cacheUrl)         \
   X(compilerRoot) X(jobs) X(report) X(remarks) X(validateSPIRV) X(grfMode)     \
   X(verifyPredictedLarge) X(verifyDeterminism) X(timeoutMs)                    \

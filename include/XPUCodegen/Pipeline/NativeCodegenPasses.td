@@ -35,7 +35,9 @@ def XPUStartWorkers : Pass<"xpu-start-workers", "::mlir::ModuleOp"> {
 
     Options (xpu-native-codegen's, from the one list of
     docs/CodegenOptions.md): `backend`, `cache-dir`, `cache-url`,
-    `compiler-root`, `jobs`, `timeout-ms`, `memory-limit-mb`.
+    `compiler-root`, `jobs`, `timeout-ms`, `memory-limit-mb`, and the
+    shared tier's `cache-password-file`, `cache-tls-ca`, `cache-tls-cert`,
+    `cache-tls-key`, `cache-sign-key`, `cache-trust`.
   }];
   let statistics = [
     Statistic<"numStarted", "started", "Runs that started workers early">,
@@ -119,7 +121,12 @@ def XPUNativeCodegen : Pass<"xpu-native-codegen", "::mlir::ModuleOp"> {
     `grf-mode` (for `#xevm.target` objects), `verify-predicted-large`,
     `verify-determinism`, `timeout-ms`, `memory-limit-mb`,
     `max-workgroup-size`, `strict-launch`, `n-regs-default`,
-    `cache-max-size`.
+    `cache-max-size`, and the shared tier's credentials, TLS files and
+    keys (docs/Caching.md, "Team cache"): `cache-password-file`,
+    `cache-tls-ca`, `cache-tls-cert`, `cache-tls-key`, `cache-sign-key`,
+    `cache-trust`; each empty one is its `XPU_CODEGEN_CACHE_*` variable.
+    A password in `cache-url` is left out wherever the pass options are
+    printed (`--dump-pass-pipeline`, crash reproducers).
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];

@@ -169,7 +169,9 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
 
     Options besides `pipeline-key` (as xpu-native-codegen's, from the one
     list of docs/CodegenOptions.md): `backend` (for the compiler identity),
-    `cache-dir`, `cache-url`, `compiler-root`.
+    `cache-dir`, `cache-url`, `compiler-root`, and the shared tier's
+    `cache-password-file`, `cache-tls-ca`, `cache-tls-cert`,
+    `cache-tls-key`, `cache-sign-key`, `cache-trust`.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];

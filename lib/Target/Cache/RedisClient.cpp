@@ -83,17 +83,40 @@ static std::optional<std::string> percentDecode(StringRef text) {
   return result;
 }
 
+/// Where the credentials of `url` start (after the scheme, if any) and
+/// the '@' that ends them, as parseUserInfo splits them; std::nullopt when
+/// it has none.
+static std::optional<std::pair<size_t, size_t>> findUserInfo(StringRef url) {
+  size_t scheme = url.find("://");
+  size_t start = scheme == StringRef::npos ? 0 : scheme + 3;
+  size_t at = url.rfind('@');
+  if (at == StringRef::npos || at < start)
+    return std::nullopt;
+  return std::make_pair(start, at);
+}
+
 /// `url` for messages: a password in it becomes ****.
 static std::string redactURL(StringRef url) {
-  size_t scheme = url.find("://");
-  size_t at = url.rfind('@');
-  if (scheme == StringRef::npos || at == StringRef::npos || at < scheme)
+  std::optional<std::pair<size_t, size_t>> userinfo = findUserInfo(url);
+  if (!userinfo)
     return url.str();
-  StringRef userinfo = url.slice(scheme + 3, at);
-  size_t colon = userinfo.find(':');
+  auto [start, at] = *userinfo;
+  size_t colon = url.slice(start, at).find(':');
   if (colon == StringRef::npos)
     return url.str();
-  return (url.take_front(scheme + 3 + colon + 1) + "****" + url.drop_front(at))
+  return (url.take_front(start + colon + 1) + "****" + url.drop_front(at))
+      .str();
+}
+
+std::string mlir::xpu::removeURLPassword(StringRef url) {
+  std::optional<std::pair<size_t, size_t>> userinfo = findUserInfo(url);
+  if (!userinfo)
+    return url.str();
+  auto [start, at] = *userinfo;
+  StringRef user = url.slice(start, at).split(':').first;
+  // No user left: no '@' either (`redis://:password@host`).
+  return (url.take_front(start) + user + (user.empty() ? "" : "@") +
+          url.drop_front(at + 1))
       .str();
 }
 

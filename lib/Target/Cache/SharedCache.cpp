@@ -106,7 +106,6 @@ void SharedCacheTier::warnOnce(const std::string &message) {
 }
 
 void SharedCacheTier::markFailed(const std::string &message, bool permanent) {
-  ++failures;
   idle.clear();
   // Refused credentials stay refused: no retry.
   unavailableUntil =
@@ -117,7 +116,6 @@ void SharedCacheTier::markFailed(const std::string &message, bool permanent) {
 }
 
 void SharedCacheTier::noteErrorReply(StringRef command, StringRef message) {
-  ++failures;
   // An ACL user without write permission (NOPERM) or a server that is
   // read-only (a replica): reads go on, writes and locks stop.
   bool writeRefused =
@@ -238,7 +236,6 @@ SharedCacheTier::runOnConnection(ArrayRef<StringRef> args, unsigned accepted,
 
 void SharedCacheTier::refuseValue(StringRef key, const OpenedValue &opened) {
   std::lock_guard<std::mutex> lock(mutex);
-  ++refusedValues;
   if (std::exchange(warnedSignature, true))
     return;
   std::string why;

@@ -106,13 +106,9 @@ Error resolveSecurity(SharedCacheConfig &config,
   security.signKeyFile =
       orEnv(options.signKeyFile, "XPU_CODEGEN_CACHE_SIGN_KEY");
   security.trustFiles = options.trustFiles;
-  if (security.trustFiles.empty()) {
-    SmallVector<StringRef> files;
-    std::string trust = orEnv("", "XPU_CODEGEN_CACHE_TRUST");
-    StringRef(trust).split(files, ',', -1, /*KeepEmpty=*/false);
-    for (StringRef file : files)
-      security.trustFiles.push_back(file.trim().str());
-  }
+  if (security.trustFiles.empty())
+    security.trustFiles =
+        splitKeyFileList(orEnv("", "XPU_CODEGEN_CACHE_TRUST"));
   if (config.url.password.empty()) {
     if (!security.passwordFile.empty()) {
       Expected<std::string> password = readPasswordFile(security.passwordFile);
@@ -177,6 +173,16 @@ mlir::xpu::resolveSharedCache(StringRef option,
   if (Error error = resolveSecurity(config, security))
     return std::move(error);
   return config;
+}
+
+std::vector<std::string> mlir::xpu::splitKeyFileList(StringRef list) {
+  SmallVector<StringRef> files;
+  list.split(files, ',', -1, /*KeepEmpty=*/false);
+  std::vector<std::string> result;
+  for (StringRef file : files)
+    if (!file.trim().empty())
+      result.push_back(file.trim().str());
+  return result;
 }
 
 std::string mlir::xpu::getSharedCacheConfigId(const SharedCacheConfig &config) {

@@ -15,6 +15,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -99,6 +100,10 @@ static const CodegenOptionInfo kOptions[] = {
    getCodegenOptionChoices<TYPE>()},
 #include "XPUCodegen/Target/Codegen/CodegenOptions.def"
 };
+
+raw_ostream &mlir::xpu::operator<<(raw_ostream &os, const URLOptionText &url) {
+  return os << removeURLPassword(url);
+}
 
 ArrayRef<CodegenOptionInfo> mlir::xpu::getCodegenOptionInfos() {
   return kOptions;

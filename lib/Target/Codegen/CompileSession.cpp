@@ -28,6 +28,9 @@ std::string CompileSession::getSessionKey(const NativeCodegenOptions &options) {
   llvm::raw_string_ostream os(key);
   os << stringifyBackendKind(options.backend) << '\0' << options.compilerRoot
      << '\0' << options.cacheDir << '\0' << options.cacheUrl;
+#define XPU_PRINT_SECURITY_OPTION(FIELD) os << '\0' << options.FIELD;
+  XPU_CACHE_SECURITY_OPTIONS(XPU_PRINT_SECURITY_OPTION)
+#undef XPU_PRINT_SECURITY_OPTION
   return key;
 }
 
@@ -70,10 +73,23 @@ CompileSession::getCompiler() const {
   return *compiler;
 }
 
+/// The shared tier's security as the options give it; resolveSharedCache
+/// falls back to the environment for what they leave empty.
+static SharedCacheSecurity
+getSharedCacheSecurity(const NativeCodegenOptions &options) {
+  SharedCacheSecurity security;
+  security.passwordFile = options.cachePasswordFile;
+  security.tls = {options.cacheTlsCa, options.cacheTlsCert,
+                  options.cacheTlsKey};
+  security.signKeyFile = options.cacheSignKey;
+  security.trustFiles = splitKeyFileList(options.cacheTrust);
+  return security;
+}
+
 void CompileSession::openCacheOnce() {
   std::call_once(cacheOnce, [&] {
-    llvm::Expected<std::optional<CompileCache>> opened =
-        CompileCache::open(options.cacheDir, options.cacheUrl);
+    llvm::Expected<std::optional<CompileCache>> opened = CompileCache::open(
+        options.cacheDir, options.cacheUrl, getSharedCacheSecurity(options));
     if (opened) {
       cache = std::move(*opened);
       return;

@@ -57,6 +57,10 @@ struct RedisURL {
 /// wrong with which part of `url` (its password shown as `****`).
 llvm::Expected<RedisURL> parseRedisURL(llvm::StringRef url);
 
+/// `url` as written without its password (`redis://user@host`), valid or
+/// not: how an option holding it is printed.
+std::string removeURLPassword(llvm::StringRef url);
+
 struct RedisTimeouts {
   std::chrono::milliseconds connect{1000};
   /// For one whole command: sending it and reading its reply.

@@ -86,12 +86,6 @@ public:
   /// refusing stores, too slow for its budget), once; then nothing.
   std::vector<std::string> takeWarnings();
 
-  /// Commands that failed (I/O, timeout, protocol) and server error
-  /// replies so far, for tests and benchmarks.
-  unsigned getFailures() const { return failures; }
-  /// Values refused for their signature so far.
-  unsigned getRefusedValues() const { return refusedValues; }
-
   explicit SharedCacheTier(const SharedCacheConfig &config);
 
 private:
@@ -121,11 +115,9 @@ private:
   bool writesRefused = false;
   /// The one warning about a value's signature.
   bool warnedSignature = false;
-  unsigned refusedValues = 0;
   std::vector<std::string> warnings;
   /// Locks this process holds, with their tokens.
   llvm::StringMap<std::string> locks;
-  unsigned failures = 0;
   int ownerPid;
 };
 

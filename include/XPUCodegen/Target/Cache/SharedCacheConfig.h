@@ -82,6 +82,10 @@ llvm::Expected<std::optional<SharedCacheConfig>>
 resolveSharedCache(llvm::StringRef option,
                    const SharedCacheSecurity &security = {});
 
+/// The files of a `cache-trust` value (or $XPU_CODEGEN_CACHE_TRUST):
+/// comma-separated, blanks around them and empty ones dropped.
+std::vector<std::string> splitKeyFileList(llvm::StringRef list);
+
 /// What identifies a configuration (the tier registry's key): the URL,
 /// every setting and file, and a digest of the password (never the
 /// password).

@@ -26,11 +26,27 @@
 #include <string>
 #include <type_traits>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace mlir::xpu {
 
 enum class AutoStrategy : uint8_t;
 enum class BackendKind : uint8_t;
 enum class SPIRVValidation;
+
+/// The text of an option that is a URL with a password perhaps
+/// (`cache-url`): used as given, printed without the password (pipelines
+/// that --dump-pass-pipeline or a crash reproducer print), so that a
+/// printed pipeline run again takes it from the password file or the
+/// environment.
+struct URLOptionText : std::string {
+  URLOptionText() = default;
+  URLOptionText(std::string text) : std::string(std::move(text)) {}
+};
+
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const URLOptionText &url);
 
 /// What an option says about a module's output.
 enum class CodegenOptionRole : uint8_t {
@@ -114,8 +130,8 @@ template <typename T> constexpr CodegenOptionKind getCodegenOptionKind() {
 /// it; nullopt when it spells none.
 template <typename T>
 std::optional<T> parseCodegenOptionValue(llvm::StringRef text) {
-  if constexpr (std::is_same_v<T, std::string>) {
-    return text.str();
+  if constexpr (std::is_base_of_v<std::string, T>) {
+    return T(text.str());
   } else if constexpr (std::is_same_v<T, bool>) {
     if (text != "true" && text != "false")
       return std::nullopt;

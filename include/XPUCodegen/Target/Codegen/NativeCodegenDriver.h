@@ -55,9 +55,19 @@ struct NativeCodegenOptions {
   unsigned jobs = 0;
   /// Persistent cache directory; empty: default location, "none": disabled.
   std::string cacheDir;
-  /// Shared tier behind the directory, `redis://host:port[/db]`; empty:
-  /// $XPU_CODEGEN_CACHE_URL, "none": none. Unused without a directory.
+  /// Shared tier behind the directory, `redis[s]://[user[:password]@]
+  /// host:port[/db]`; empty: $XPU_CODEGEN_CACHE_URL, "none": none. Unused
+  /// without a directory.
   std::string cacheUrl;
+  /// The shared tier's password file, TLS files, signing key and trusted
+  /// keys (comma-separated), as the options give them; empty: the
+  /// environment's (CompileSession makes the SharedCacheSecurity).
+  std::string cachePasswordFile;
+  std::string cacheTlsCa;
+  std::string cacheTlsCert;
+  std::string cacheTlsKey;
+  std::string cacheSignKey;
+  std::string cacheTrust;
   /// Bound of the persistent cache in bytes (0: only LLVM's default
   /// pruning: 75% of the free space, entries unused for a week).
   uint64_t cacheMaxSize = getDefaultCacheMaxSize();
@@ -206,9 +216,17 @@ struct CachedCompilerIdentity {
   std::string identity;
 };
 
+/// The shared tier's security options, named as the list does.
+// clang-format off
+#define XPU_CACHE_SECURITY_OPTIONS(X)                                          \
+  X(cachePasswordFile) X(cacheTlsCa) X(cacheTlsCert) X(cacheTlsKey)           \
+  X(cacheSignKey) X(cacheTrust)
+// clang-format on
+
 /// The options the driver names as the list does (CodegenOptions.def).
 // clang-format off
 #define XPU_DRIVER_OPTIONS(X)                                                  \
+  XPU_CACHE_SECURITY_OPTIONS(X)                                                \
   X(backend) X(spillThreshold) X(autoStrategy) X(cacheDir) X(cacheUrl)         \
   X(compilerRoot) X(jobs) X(verifyPredictedLarge) X(verifyDeterminism)         \
   X(maxWorkGroupSize) X(strictLaunch) X(nRegsDefault)

@@ -51,13 +51,20 @@ def make_pki(dir):
                 "-CAkey", f"{ca}.key", "-CAcreateserial", "-out",
                 f"{name}.crt", "-days", days, "-extfile", f"{name}.ext",
                 cwd=dir)
+    # A client certificate, for servers that require one.
+    openssl("req", *ec, "-keyout", "client.key", "-out", "client.csr",
+            "-subj", "/CN=builder", cwd=dir)
+    openssl("x509", "-req", "-in", "client.csr", "-CA", "ca.crt", "-CAkey",
+            "ca.key", "-CAcreateserial", "-out", "client.crt", "-days", "2",
+            cwd=dir)
+    os.chmod(os.path.join(dir, "client.key"), 0o600)
     for key in ("team", "attacker"):
         openssl("genpkey", "-algorithm", "ed25519", "-out", f"{key}.pem",
                 cwd=dir)
         os.chmod(os.path.join(dir, f"{key}.pem"), 0o600)
         openssl("pkey", "-in", f"{key}.pem", "-pubout", "-out",
                 f"{key}.pub", cwd=dir)
-    for user, password in PASSWORDS.items():
+    for user, password in (*PASSWORDS.items(), ("wrong", WRONG_PASSWORD)):
         path = os.path.join(dir, f"{user}.password")
         with open(path, "w") as f:
             f.write(password + "\n")
@@ -71,7 +78,7 @@ class TeamServer:
     keys only: get, set, exists and the lock script) and reader (get,
     exists)."""
 
-    def __init__(self, dir, pki, cert="server"):
+    def __init__(self, dir, pki, cert="server", auth_clients="optional"):
         os.makedirs(dir, exist_ok=True)
         self.pki = pki
         for attempt in range(5):
@@ -86,7 +93,7 @@ class TeamServer:
                  "--tls-cert-file", os.path.join(pki, f"{cert}.crt"),
                  "--tls-key-file", os.path.join(pki, "server.key"),
                  "--tls-ca-cert-file", os.path.join(pki, "ca.crt"),
-                 "--tls-auth-clients", "optional",
+                 "--tls-auth-clients", auth_clients,
                  "--user", "default", "off",
                  "--user", "admin", "on", ">" + PASSWORDS["admin"], "~*",
                  "+@all",
@@ -213,11 +220,11 @@ class Team:
     def env(self, user=None, ca="ca", sign=None, trust=None):
         return security_env(self.pki, user, ca, sign, trust)
 
-    def run(self, label, url, env):
+    def run(self, label, url, env, extra=""):
         self.count += 1
         name = f"m{self.count}"
         run = xpu_opt(self.input, os.path.join(self.dir, name), url,
-                      name=name, env=env)
+                      name=name, env=env, extra=extra)
         check(run.returncode == 0, f"{label}: {run.stderr}")
         written = run.stderr + str(run.report) + str(run.output)
         for password in (*PASSWORDS.values(), WRONG_PASSWORD):
@@ -327,6 +334,53 @@ def signed(dir):
         team.run("reader trusting the team", reader,
                  team.env("reader", trust="team"))
         print("attacker key:", fingerprint(team.pki, "attacker"))
+
+
+def options(dir):
+    """The same through the pass options (cache-password-file=,
+    cache-tls-ca=, cache-tls-cert=, cache-tls-key=, cache-sign-key=,
+    cache-trust=) instead of the variables, which they override: a server
+    that requires client certificates, a wrong password, a trust list."""
+    team = Team(dir)
+    pki = team.pki
+
+    def files(password=None, cert=False, sign=None, trust=None):
+        given = [f"cache-tls-ca={pki}/ca.crt"]
+        if password:
+            given.append(f"cache-password-file={pki}/{password}.password")
+        if cert:
+            given += [f"cache-tls-cert={pki}/client.crt",
+                      f"cache-tls-key={pki}/client.key"]
+        if sign:
+            given.append(f"cache-sign-key={pki}/{sign}.pem")
+        if trust:
+            given.append("cache-trust=" + ",".join(
+                f"{pki}/{key}.pub" for key in trust))
+        return " ".join(given)
+
+    # Variables the options must override: the right password, the
+    # attacker trusted.
+    env = security_env(pki, "writer", ca=None, trust="attacker")
+    with TeamServer(os.path.join(dir, "redis"), pki,
+                    auth_clients="yes") as server:
+        team.ports = (server.port, server.tls_port)
+        team.run("wrong password", server.url("writer", tls=False), env,
+                 files("wrong"))
+        team.run("no client certificate", server.url("writer"), env,
+                 files("writer"))
+        print("  entries:", len(server.entries()))
+        team.run("writer, client certificate", server.url("writer"), env,
+                 files("writer", cert=True, sign="team"))
+        print("  entries:", len(server.entries()))
+        team.run("reader trusting the team", server.url("reader"), env,
+                 files("reader", cert=True, trust=("team",)))
+        server.command("FLUSHALL")
+        team.run("writer with another key", server.url("writer"), env,
+                 files("writer", cert=True, sign="attacker"))
+        team.run("reader trusting the team", server.url("reader"), env,
+                 files("reader", cert=True, trust=("team",)))
+        team.run("reader trusting both", server.url("reader"), env,
+                 files("reader", cert=True, trust=("team", "attacker")))
 
 
 def fingerprint(pki, name):
