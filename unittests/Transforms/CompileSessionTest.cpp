@@ -128,6 +128,10 @@ TEST(CompileSessionTest, PassesRunAloneShareTheLiveSessionOfTheirOptions) {
 
   NativeCodegenOptions otherRoot = getOptions("/nonexistent", "none");
   EXPECT_NE(CompileSession::getShared(otherRoot), first);
+  // The shared tier's credentials and keys open another cache.
+  NativeCodegenOptions otherTrust = moduleCache;
+  otherTrust.cacheTrust = "team.pub";
+  EXPECT_NE(CompileSession::getShared(otherTrust), first);
 
   // A run's session ends with the passes that hold it.
   std::weak_ptr<CompileSession> ended = first;
