@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -38,15 +39,16 @@ std::string FirstErrorRecorder::getMessage(StringRef fallback) const {
   return message.empty() ? fallback.str() : message;
 }
 
-void mlir::xpu::markModuleFailed(Operation *module, StringRef message) {
+void mlir::xpu::markModuleFailed(Operation *module, FailureStage stage,
+                                 StringRef message) {
   module->setAttr(XPUDialect::kErrorAttrName,
-                  StringAttr::get(module->getContext(), message));
+                  FailureAttr::get(module->getContext(), stage, message));
 }
 
 std::optional<StringRef> mlir::xpu::getModuleFailure(Operation *module) {
-  if (auto message =
-          module->getAttrOfType<StringAttr>(XPUDialect::kErrorAttrName))
-    return message.getValue();
+  if (auto failure =
+          module->getAttrOfType<FailureAttr>(XPUDialect::kErrorAttrName))
+    return failure.getMessage();
   return std::nullopt;
 }
 

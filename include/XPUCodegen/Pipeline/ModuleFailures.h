@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Errors are per module at every stage: a gpu.module that fails to lower or
-// emit is marked `xpu.error` (after its located error) and skipped by later
-// stages; the other modules still compile, and xpu-native-codegen lists every
-// module in its report. A stage that saw failures then fails the pass, so the
-// host exits non-zero, unless:
+// emit is marked `xpu.error = #xpu.failure<...>` (after its located error) and
+// skipped by later stages; the other modules still compile, and
+// xpu-native-codegen lists every module in its report. A stage that saw
+// failures then fails the pass, so the host exits non-zero, unless:
 //  * its `keep-going` option is set (a later stage will account for them, as
 //    inside xpu-codegen-pipeline), or
 //  * the driver defers module failures (xpu-opt): it still prints the IR of
@@ -18,6 +18,8 @@
 
 #ifndef XPUCODEGEN_PIPELINE_MODULEFAILURES_H
 #define XPUCODEGEN_PIPELINE_MODULEFAILURES_H
+
+#include "XPUCodegen/Dialect/XPU/IR/XPUEnums.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
@@ -51,8 +53,9 @@ private:
   std::string message;
 };
 
-/// Marks `module` (a gpu.module or gpu.binary) as failed with `message`.
-void markModuleFailed(Operation *module, StringRef message);
+/// Marks `module` (a gpu.module or gpu.binary) as failed at `stage` with
+/// `message` (`xpu.error = #xpu.failure<...>`).
+void markModuleFailed(Operation *module, FailureStage stage, StringRef message);
 
 /// The message of a module an earlier stage marked failed.
 std::optional<StringRef> getModuleFailure(Operation *module);

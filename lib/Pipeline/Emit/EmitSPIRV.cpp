@@ -99,7 +99,7 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
         llvm::append_range(*unlinked, unlinkModule(module));
         continue;
       }
-      markModuleFailed(module, emission.error);
+      markModuleFailed(module, FailureStage::Emit, emission.error);
       ++numFailed;
     }
   }

@@ -319,8 +319,9 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
     FirstErrorRecorder recorder(&getContext());
     if (succeeded(checkSPIRVKernels(module, spirvModule)))
       return success();
-    markModuleFailed(module, recorder.getMessage("xpu-lower-to-xevm: the "
-                                                 "spirv.module is incomplete"));
+    markModuleFailed(module, FailureStage::Lower,
+                     recorder.getMessage("xpu-lower-to-xevm: the "
+                                         "spirv.module is incomplete"));
     return failure();
   }
 
@@ -357,7 +358,7 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
     // Loses nothing: the module keeps its input for the user to inspect.
     module.getBodyRegion().takeBody((*input)->getRegion(0));
     module->setAttrs((*input)->getAttrDictionary());
-    markModuleFailed(module, message);
+    markModuleFailed(module, FailureStage::Lower, message);
     return failure();
   }
 };

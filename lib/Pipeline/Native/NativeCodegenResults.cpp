@@ -193,7 +193,7 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
                               builder.getArrayAttr(partSummaries))});
     recordSpill(slot.binary, result);
   } else if (!failure.empty()) {
-    markModuleFailed(slot.binary, failure);
+    markModuleFailed(slot.binary, FailureStage::Native, failure);
   } else if (!linkedUsed) {
     // The linked build failed and every part compiled alone.
     emptiedBinaries.insert(slot.binary);

@@ -121,7 +121,7 @@ struct SelectGRFModePass
       // marked and skipped by the later stages, the others go on.
       FirstErrorRecorder recorder(&getContext());
       if (mlir::failed(selectModule(module, symbols, parts))) {
-        markModuleFailed(module,
+        markModuleFailed(module, FailureStage::Select,
                          recorder.getMessage("xpu-select-grf-mode: no GRF mode "
                                              "could be selected"));
         ++moduleFailures;
@@ -161,7 +161,7 @@ struct SelectGRFModePass
               .attachNote(module.getLoc())
           << "module '" << module.getName() << "' for arch '"
           << target.getArch() << "' is not built";
-      markModuleFailed(module, message);
+      markModuleFailed(module, FailureStage::Select, message);
       ++moduleFailures;
       return true;
     }

@@ -188,3 +188,29 @@ gpu.module @m [#xpu.target<arch = "pvc", grf_mode = auto, flags = "-cl-intel-num
 
 // expected-error @+1 {{build option '-ze-opt-large-register-file' pins}}
 gpu.module @m [#xpu.target<arch = "pvc", grf_mode = default, flags = "-ze-opt-large-register-file">] {}
+
+// -----
+
+// A failed module's mark is typed: the stage and the message.
+// expected-error @+1 {{'xpu.error' must be a #xpu.failure on a gpu.module or gpu.binary, got "lowering failed"}}
+gpu.module @m attributes {xpu.error = "lowering failed"} {}
+
+// -----
+
+gpu.module @m {
+  // expected-error @+1 {{'xpu.error' must be a #xpu.failure on a gpu.module or gpu.binary, got #xpu.failure<stage = lower, message = "x">}}
+  gpu.func @k() kernel attributes {xpu.error = #xpu.failure<stage = lower, message = "x">} {
+    gpu.return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{a module failure needs a message}}
+gpu.module @m attributes {xpu.error = #xpu.failure<stage = emit, message = " ">} {}
+
+// -----
+
+// expected-error @+2 {{expected ::mlir::xpu::FailureStage to be one of: select, lower, emit, native}}
+// expected-error @+1 {{failed to parse XPU_FailureAttr parameter 'stage'}}
+gpu.module @m attributes {xpu.error = #xpu.failure<stage = link, message = "x">} {}

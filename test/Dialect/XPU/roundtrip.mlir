@@ -51,4 +51,12 @@ module attributes {gpu.container_module} {
   // have fewer registers than its mode pins.
   // CHECK: gpu.binary @counted  {xpu.spill = #xpu.spill<grf_mode = 160, spill_size = 0, grf_count = 128, simd = 32, private_size = 4096>}
   gpu.binary @counted {xpu.spill = #xpu.spill<grf_mode = 160, spill_size = 0, grf_count = 128, simd = 32, private_size = 4096>} [#gpu.object<#xpu.target<arch = "ptl", grf_mode = 160>, "\07\23\02\03">]
+
+  // A module a stage failed: the stage and its first error.
+  // CHECK-LABEL: gpu.module @failed
+  // CHECK-SAME: xpu.error = #xpu.failure<stage = lower, message = "xpu-lower-to-xevm: 'vendor.sync' has no lowering">
+  gpu.module @failed [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.error = #xpu.failure<stage = lower, message = "xpu-lower-to-xevm: 'vendor.sync' has no lowering">} {
+  }
+  // CHECK: gpu.binary @linked  {xpu.error = #xpu.failure<stage = native, message = "small build failed">}
+  gpu.binary @linked {xpu.error = #xpu.failure<stage = native, message = "small build failed">} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
 }

@@ -20,7 +20,7 @@
 // CHECK:     gpu.binary @scale_y
 // CHECK-SAME: kernels = {scale_y = {grf_count = 128 : i64
 // CHECK:     gpu.module @orphan
-// CHECK-SAME: xpu.error = "xpu-lower-to-xevm: kernel 'fill_twice' is not an entry point
+// CHECK-SAME: xpu.error = #xpu.failure<stage = lower, message = "xpu-lower-to-xevm: kernel 'fill_twice' is not an entry point
 // CHECK-NOT: xpu.linked
 // CHECK:     gpu.launch_func  @fill_a::@fill
 // CHECK:     gpu.launch_func  @fill_a::@fill

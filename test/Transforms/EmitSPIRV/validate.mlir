@@ -8,7 +8,7 @@
 
 // WARN: gpu.binary @bad [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, assembly = "
 // STRICT: error: xpu-emit-spirv: SPIRV-Tools rejects the SPIR-V of this module: invalid SPIR-V: instruction 5:
-// STRICT: gpu.module @bad [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.error = "xpu-emit-spirv: SPIRV-Tools rejects
+// STRICT: gpu.module @bad [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.error = #xpu.failure<stage = emit, message = "xpu-emit-spirv: SPIRV-Tools rejects
 // BOGUS: for the --validate-spirv option: Cannot find option named 'bogus'
 
 // expected-warning @+1 {{xpu-emit-spirv: SPIRV-Tools rejects the SPIR-V of this module (IGC may still accept it; it is compiled in an isolated worker; validate-spirv=strict makes this an error): invalid SPIR-V: instruction 5:}}

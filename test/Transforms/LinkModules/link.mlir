@@ -75,7 +75,7 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  gpu.module @failed attributes {xpu.error = "lowering failed"} {
+  gpu.module @failed attributes {xpu.error = #xpu.failure<stage = lower, message = "lowering failed">} {
     gpu.func @scale(%buf: memref<64xf32>) kernel {
       gpu.return
     }

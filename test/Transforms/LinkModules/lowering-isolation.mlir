@@ -15,7 +15,7 @@
 
 // CHECK: gpu.binary @first {xpu.spill = #xpu.spill<{{[^>]+}}>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
 // CHECK: gpu.module @bad
-// CHECK-SAME: xpu.error = "xpu-lower-to-xevm: 'vendor.sync' has no lowering
+// CHECK-SAME: xpu.error = #xpu.failure<stage = lower, message = "xpu-lower-to-xevm: 'vendor.sync' has no lowering
 // CHECK: "vendor.sync"
 // CHECK: gpu.binary @third {xpu.spill = #xpu.spill<{{[^>]+}}>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>
 // CHECK-LABEL: func.func @host

@@ -10,7 +10,7 @@
 
 // ERR: errors.mlir:[[@LINE+11]]:5: error: xpu-lower-to-xevm: 'vendor.sync' has no lowering to the LLVM or XeVM dialect (nor in upstream's gpu-lower-to-xevm-pipeline); rewrite it into ops that have one
 // CHECK-LABEL: gpu.module @bad
-// CHECK-SAME: xpu.error = "xpu-lower-to-xevm: 'vendor.sync' has no lowering
+// CHECK-SAME: xpu.error = #xpu.failure<stage = lower, message = "xpu-lower-to-xevm: 'vendor.sync' has no lowering
 // CHECK: gpu.func @k
 // CHECK: "vendor.sync"(%{{.*}}) : (f32) -> ()
 // CHECK-LABEL: gpu.module @good

@@ -37,7 +37,7 @@ gpu.module @kept [#xpu.target<arch = "pvc", grf_mode = auto>] {
 // -----
 
 // CHECK-LABEL: gpu.module @missing
-// CHECK-SAME:    xpu.error = "xpu-lower-to-xevm: kernel 'orphan' is not an entry point
+// CHECK-SAME:    xpu.error = #xpu.failure<stage = lower, message = "xpu-lower-to-xevm: kernel 'orphan' is not an entry point
 gpu.module @missing [#xpu.target<arch = "pvc", grf_mode = auto>] {
   spirv.module Physical64 OpenCL requires #spirv.vce<v1.0, [Int64, Kernel, Addresses], []> {
     spirv.func @present() "None" {

@@ -47,7 +47,7 @@ gpu.module @simt_gather [#xpu.target<arch = "pvc", grf_mode = auto>] {
 // -----
 
 // CHECK-LABEL: gpu.module @mixed
-// CHECK-SAME:    xpu.error = "xpu-lower-to-xevm: this XeGPU op works on a whole sub-group's data
+// CHECK-SAME:    xpu.error = #xpu.failure<stage = lower, message = "xpu-lower-to-xevm: this XeGPU op works on a whole sub-group's data
 // LANE-LABEL: gpu.module @mixed
 // LANE-SAME:    xpu.error
 gpu.module @mixed [#xpu.target<arch = "pvc", grf_mode = auto>] {

@@ -22,7 +22,7 @@
 // REPORT-NOT:  "error"
 // REPORT:      "version": 1
 
-// IR: gpu.module @shared [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.error = "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'reduce_2048'
+// IR: gpu.module @shared [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.error = #xpu.failure<stage = select, message = "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'reduce_2048'
 // IR: gpu.binary @separate  {xpu.spill = #xpu.spill<{{[^>]+}}>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {{{.*}}bin = "\7FELF
 
 // SPIRV: error: xpu-native-codegen: module 'shared' for arch 'pvc' failed: cannot launch in any GRF mode: kernel 'reduce_2048' has a work-group of 2048 work-items; {{.*}}, the most of any mode; the module's other kernels ('scale', 'copy') were not built with it: they share its binary. Move 'reduce_2048' into a module of its own (a gpu.module of its own) to build them

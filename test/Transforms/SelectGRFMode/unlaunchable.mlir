@@ -21,7 +21,7 @@
 // Other modules are still processed; without keep-going the pass fails.
 
 // CHECK-LABEL: gpu.module @shared
-// CHECK-SAME:    xpu.error = "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'huge' has a work-group of 2048 work-items; 128-register GRF mode on pvc runs at most 1024 at SIMD16 (8 vector engines x 8 threads x 16 lanes, device limit 1024), the most of any mode; the module's other kernels ('fits', 'no_size') were not built with it: they share its binary. Move 'huge' into a module of its own (a gpu.module of its own) to build them"
+// CHECK-SAME:    xpu.error = #xpu.failure<stage = select, message = "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'huge' has a work-group of 2048 work-items; 128-register GRF mode on pvc runs at most 1024 at SIMD16 (8 vector engines x 8 threads x 16 lanes, device limit 1024), the most of any mode; the module's other kernels ('fits', 'no_size') were not built with it: they share its binary. Move 'huge' into a module of its own (a gpu.module of its own) to build them">
 // CHECK-LABEL: gpu.module @other
 // CHECK-NOT:     xpu.error
 // CHECK:         gpu.func @k() kernel attributes {intel_reqd_sub_group_size = 16 : i32
@@ -49,7 +49,7 @@ gpu.module @other [#xpu.target<arch = "pvc", grf_mode = auto>] {
 // every kernel that cannot launch is named. Split as the message says, the
 // kernels that can launch compile.
 // CHECK-LABEL: gpu.module @two_bad
-// CHECK-SAME:    xpu.error = "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'wide' has a work-group of 4096 work-items; 128-register GRF mode on pvc runs at most 1024 at SIMD32 (8 vector engines x 8 threads x 32 lanes, device limit 1024), the most of any mode; neither can 'tall'; the module's other kernels ('ok') were not built with it: they share its binary. Move 'wide', 'tall' into a module of its own (a gpu.module of its own) to build them"
+// CHECK-SAME:    xpu.error = #xpu.failure<stage = select, message = "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'wide' has a work-group of 4096 work-items; 128-register GRF mode on pvc runs at most 1024 at SIMD32 (8 vector engines x 8 threads x 32 lanes, device limit 1024), the most of any mode; neither can 'tall'; the module's other kernels ('ok') were not built with it: they share its binary. Move 'wide', 'tall' into a module of its own (a gpu.module of its own) to build them">
 // CHECK-LABEL: gpu.module @two_bad_split
 // CHECK-NOT:     xpu.error
 // CHECK:         gpu.func @ok

@@ -141,3 +141,12 @@ LogicalResult PressureAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << smallBudget;
   return success();
 }
+
+LogicalResult FailureAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  FailureStage stage, StringRef message) {
+  // The report and the diagnostics give the message: a blank one says
+  // nothing about what failed.
+  if (message.trim().empty())
+    return emitError() << "a module failure needs a message";
+  return success();
+}

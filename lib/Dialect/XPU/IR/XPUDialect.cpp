@@ -98,6 +98,18 @@ static LogicalResult verifyDeviceArch(Operation *op, NamedAttribute attr) {
   return success();
 }
 
+/// `attr` holds an `AttrT` (described as `what`) on a gpu.module or
+/// gpu.binary: the records one pass leaves for another about a whole module.
+template <typename AttrT>
+static LogicalResult verifyModuleAttrKind(Operation *op, NamedAttribute attr,
+                                          StringRef what) {
+  if (isa<AttrT>(attr.getValue()) && isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
+    return success();
+  return op->emitOpError() << "'" << attr.getName().getValue() << "' must be a "
+                           << what << " on a gpu.module or gpu.binary, got "
+                           << attr.getValue();
+}
+
 static LogicalResult verifyAutoPlan(Operation *op, NamedAttribute attr) {
   if (failed(verifyAttrKind<AutoPlanAttr>(op, attr, "#xpu.auto_plan")))
     return failure();
@@ -109,8 +121,8 @@ static LogicalResult verifyAutoPlan(Operation *op, NamedAttribute attr) {
 }
 
 /// The records the pipeline leaves on modules and binaries: duplicates,
-/// linked parts, the link source, and plain strings (error, cache keys,
-/// split origin).
+/// linked parts, the link source, and plain strings (cache keys, split
+/// origin).
 static LogicalResult verifyModuleRecord(Operation *op, NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   bool onModule = isa<gpu::GPUModuleOp, gpu::BinaryOp>(op);
@@ -175,5 +187,7 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
     return verifyAutoPlan(op, attr);
   if (name == kSpillAttrName)
     return verifyAttrKind<SpillAttr>(op, attr, "#xpu.spill");
+  if (name == kErrorAttrName)
+    return verifyModuleAttrKind<FailureAttr>(op, attr, "#xpu.failure");
   return verifyModuleRecord(op, attr);
 }

@@ -284,4 +284,49 @@ def XPU_AutoPlanAttr : EnumAttr<XPU_Dialect, XPU_AutoPlan, "auto_plan"> {
   let assemblyFormat = "`<` $value `>`";
 }
 
+//===----------------------------------------------------------------------===//
+// Module failure
+//===----------------------------------------------------------------------===//
+
+def XPU_FailureStageSelect : I32EnumAttrCase<"Select", 0, "select">;
+def XPU_FailureStageLower : I32EnumAttrCase<"Lower", 1, "lower">;
+def XPU_FailureStageEmit : I32EnumAttrCase<"Emit", 2, "emit">;
+def XPU_FailureStageNative : I32EnumAttrCase<"Native", 3, "native">;
+
+def XPU_FailureStage : I32EnumAttr<"FailureStage",
+    "the stage of the flow at which a module failed",
+    [XPU_FailureStageSelect, XPU_FailureStageLower, XPU_FailureStageEmit,
+     XPU_FailureStageNative]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
+def XPU_FailureAttr : AttrDef<XPU_Dialect, "Failure"> {
+  let mnemonic = "failure";
+  let summary = "why and where a module failed to compile";
+  let description = [{
+    Written as `xpu.error` on a `gpu.module` (or the `gpu.binary` of a
+    linked build) that failed, after its located error: later stages skip
+    it, the other modules still compile, and `xpu-native-codegen` reports
+    it with `message`.
+
+    * `stage`: the stage that failed it: `select` (`xpu-select-grf-mode`:
+      no GRF mode, or a kernel that cannot launch), `lower`
+      (`xpu-lower-to-xevm`), `emit` (`xpu-emit-spirv`) or `native`
+      (`xpu-native-codegen`: a linked build whose parts did not build
+      alone);
+    * `message`: the first error diagnosed for the module, as the report
+      gives it; never empty.
+
+    Example: `xpu.error = #xpu.failure<stage = lower,
+    message = "xpu-lower-to-xevm: 'vendor.sync' has no lowering ...">`.
+  }];
+  let parameters = (ins
+    EnumParameter<XPU_FailureStage>:$stage,
+    StringRefParameter<"the module's first error">:$message
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // XPUCODEGEN_DIALECT_XPU_IR_XPUATTRS_TD

@@ -28,6 +28,7 @@ def XPU_Dialect : Dialect {
       registers, spill, SIMD width, private memory, threads per engine).
     * `#xpu.pressure`: a static register-pressure estimate and the GRF mode
       it predicts; `#xpu.auto_plan`: which builds resolve an `auto` module.
+    * `#xpu.failure`: the stage at which a module failed and its first error.
 
     The discardable attributes `xpu.grf_mode`, `xpu.spill`, `xpu.pressure`
     and `xpu.auto_plan` may appear on `gpu.module`, `gpu.binary` and kernel
@@ -38,9 +39,10 @@ def XPU_Dialect : Dialect {
     `xpu.device_arch` (a device name or alias, verified wherever it
     appears) on a `gpu.module` selects the device the module is compiled
     for: `xpu-attach-target` gives it a target of that arch instead of its
-    `arch` option. `xpu.error` (a string) marks a `gpu.module`
-    that failed to lower or emit: later stages skip it, the other modules
-    still compile, and `xpu-native-codegen` reports it.
+    `arch` option. `xpu.error` (a `#xpu.failure`) marks a `gpu.module`
+    that failed to select, lower or emit (or the `gpu.binary` of a linked
+    build that failed): later stages skip it, the other modules still
+    compile, and `xpu-native-codegen` reports it.
     `xpu.module_cache_key`, `xpu.module_cache_hit` and `xpu.split_from`
     (strings on `gpu.module` or `gpu.binary`) are helper attributes between
     the passes of the flow (`xpu-module-cache`, `xpu-native-codegen`); they
@@ -63,8 +65,9 @@ def XPU_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kSpillAttrName = "xpu.spill";
     static constexpr ::llvm::StringLiteral kPressureAttrName = "xpu.pressure";
     static constexpr ::llvm::StringLiteral kAutoPlanAttrName = "xpu.auto_plan";
-    /// Marks a gpu.module that failed to lower or emit: later stages skip
-    /// it and xpu-native-codegen reports it, while the others still compile.
+    /// Marks a gpu.module that failed to lower or emit (#xpu.failure):
+    /// later stages skip it and xpu-native-codegen reports it, while the
+    /// others still compile.
     static constexpr ::llvm::StringLiteral kErrorAttrName = "xpu.error";
     /// Names of the modules xpu-dedupe-modules folded into this one (equal
     /// up to symbol names), for the report.
