@@ -99,13 +99,17 @@ class RedisServer:
             self.process = subprocess.Popen(
                 ["redis-server", "--port", str(self.port), "--bind",
                  "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
-                 dir, "--daemonize", "no", *extra],
+                 dir, "--daemonize", "no", *self.server_args(), *extra],
                 stdout=self.log, stderr=subprocess.STDOUT, env=child_env(),
                 preexec_fn=die_with_parent)
             if self._wait_ready():
                 return
             self.kill()
         raise RuntimeError("cannot start redis-server")
+
+    def server_args(self):
+        """More arguments for each start (a subclass's ports, users)."""
+        return []
 
     @property
     def url(self):
@@ -133,6 +137,8 @@ class RedisServer:
 
     def kill(self):
         if self.process.poll() is None:
+            # A frozen (SIGSTOP) server must be thawed to die cleanly.
+            self.process.send_signal(signal.SIGCONT)
             self.process.kill()
         self.process.wait()
 
@@ -140,9 +146,6 @@ class RedisServer:
         return self
 
     def __exit__(self, *exc):
-        if self.process.poll() is None:
-            # A frozen server must be thawed to die cleanly.
-            self.process.send_signal(signal.SIGCONT)
         self.kill()
 
 
@@ -160,6 +163,10 @@ class FakeServer:
         self.port = self.sock.getsockname()[1]
         self.stop = threading.Event()
         threading.Thread(target=self._accept, daemon=True).start()
+
+    def server_args(self):
+        """More arguments for each start (a subclass's ports, users)."""
+        return []
 
     @property
     def url(self):
@@ -214,6 +221,10 @@ class KillingProxy:
         self.killed = threading.Event()
         self.conns = []
         threading.Thread(target=self._accept, daemon=True).start()
+
+    def server_args(self):
+        """More arguments for each start (a subclass's ports, users)."""
+        return []
 
     @property
     def url(self):

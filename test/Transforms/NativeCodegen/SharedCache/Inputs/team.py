@@ -15,7 +15,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sharedcache import (check, child_env, die_with_parent, encode,  # noqa
+from sharedcache import (RedisServer, check, child_env, encode,  # noqa
                          free_port, make_input, read_reply, xpu_opt)
 
 MODULES = ("nospill", "spill_small_only")
@@ -72,58 +72,36 @@ def make_pki(dir):
     return dir
 
 
-class TeamServer:
+class TeamServer(RedisServer):
     """A private redis-server: a plain port and a TLS port (certificate
     `cert` of `pki`), the default user off, ACL users admin, writer (its
     keys only: get, set, exists and the lock script) and reader (get,
     exists)."""
 
     def __init__(self, dir, pki, cert="server", auth_clients="optional"):
-        os.makedirs(dir, exist_ok=True)
-        self.pki = pki
-        for attempt in range(5):
-            self.port, self.tls_port = free_port(), free_port()
-            log = open(os.path.join(dir, f"redis-{self.port}.log"), "wb")
-            keys = ["~xpu-codegen:*", "-@all", "+ping", "+select"]
-            self.process = subprocess.Popen(
-                ["redis-server", "--port", str(self.port), "--bind",
-                 "127.0.0.1", "--save", "", "--appendonly", "no", "--dir",
-                 dir, "--daemonize", "no",
-                 "--tls-port", str(self.tls_port),
-                 "--tls-cert-file", os.path.join(pki, f"{cert}.crt"),
-                 "--tls-key-file", os.path.join(pki, "server.key"),
-                 "--tls-ca-cert-file", os.path.join(pki, "ca.crt"),
-                 "--tls-auth-clients", auth_clients,
-                 "--user", "default", "off",
-                 "--user", "admin", "on", ">" + PASSWORDS["admin"], "~*",
-                 "+@all",
-                 "--user", "writer", "on", ">" + PASSWORDS["writer"], *keys,
-                 "+get", "+set", "+exists", "+eval", "+del",
-                 "--user", "reader", "on", ">" + PASSWORDS["reader"], *keys,
-                 "+get", "+exists"],
-                stdout=log, stderr=subprocess.STDOUT, env=child_env(),
-                preexec_fn=die_with_parent)
-            if self._wait_ready():
-                return
-            self.kill()
-        raise RuntimeError("cannot start redis-server")
+        self.pki, self.cert, self.auth_clients = pki, cert, auth_clients
+        super().__init__(dir)
+
+    def server_args(self):
+        self.tls_port = free_port()
+        keys = ["~xpu-codegen:*", "-@all", "+ping", "+select"]
+        return ["--tls-port", str(self.tls_port),
+                "--tls-cert-file", os.path.join(self.pki, f"{self.cert}.crt"),
+                "--tls-key-file", os.path.join(self.pki, "server.key"),
+                "--tls-ca-cert-file", os.path.join(self.pki, "ca.crt"),
+                "--tls-auth-clients", self.auth_clients,
+                "--user", "default", "off",
+                "--user", "admin", "on", ">" + PASSWORDS["admin"], "~*",
+                "+@all",
+                "--user", "writer", "on", ">" + PASSWORDS["writer"], *keys,
+                "+get", "+set", "+exists", "+eval", "+del",
+                "--user", "reader", "on", ">" + PASSWORDS["reader"], *keys,
+                "+get", "+exists"]
 
     def url(self, user, tls=True):
         if tls:
             return f"rediss://{user}@127.0.0.1:{self.tls_port}"
         return f"redis://{user}@127.0.0.1:{self.port}"
-
-    def _wait_ready(self):
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            if self.process.poll() is not None:
-                return False
-            try:
-                if self.command("PING") == "PONG":
-                    return True
-            except OSError:
-                time.sleep(0.05)
-        return False
 
     def command(self, *args, user="admin"):
         """One command on the plain port, as `user` (None: no AUTH)."""
@@ -138,18 +116,6 @@ class TeamServer:
     def entries(self):
         return sorted(k.decode() for k in
                       self.command("KEYS", "xpu-codegen:v1:entry:*"))
-
-    def kill(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGCONT)
-            self.process.kill()
-        self.process.wait()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.kill()
 
 
 def security_env(pki, user=None, ca="ca", sign=None, trust=None):
