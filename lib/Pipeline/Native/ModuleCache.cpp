@@ -292,10 +292,10 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
     llvm::StringMap<SmallVector<gpu::BinaryOp>> splits;
     llvm::DenseMap<StringAttr, StringAttr> splitSources;
     root->walk([&](gpu::BinaryOp binary) {
-      if (auto from = binary->getAttrOfType<StringAttr>(
+      if (auto from = binary->getAttrOfType<FlatSymbolRefAttr>(
               XPUDialect::kSplitFromAttrName)) {
         splits[from.getValue()].push_back(binary);
-        splitSources[binary.getNameAttr()] = from;
+        splitSources[binary.getNameAttr()] = from.getAttr();
       }
     });
     llvm::StringMap<SmallVector<std::pair<std::string, std::string>>> launches;
@@ -347,20 +347,6 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
 //===----------------------------------------------------------------------===//
 // Hits
 //===----------------------------------------------------------------------===//
-
-llvm::StringRef mlir::xpu::stringifySeverity(DiagnosticSeverity severity) {
-  switch (severity) {
-  case DiagnosticSeverity::Note:
-    return "note";
-  case DiagnosticSeverity::Warning:
-    return "warning";
-  case DiagnosticSeverity::Error:
-    return "error";
-  case DiagnosticSeverity::Remark:
-    return "remark";
-  }
-  llvm_unreachable("unknown severity");
-}
 
 /// What the builds behind a stored report took (its attempts'
 /// compile_ms): the least a hit on it saves.
@@ -501,17 +487,17 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
         llvm::consumeError(report.takeError());
         return failure();
       }
+      if (!isReportEntryArray(*report))
+        return failure();
       savedMs += getCompileMs(*report);
-      llvm::json::Array diagnostics;
+      SmallVector<Attribute> diagnostics;
       for (const auto &[severity, message] : entry.diagnostics)
         diagnostics.push_back(
-            llvm::json::Array{stringifySeverity(severity), message});
-      std::string hit =
-          llvm::formatv("{0}", llvm::json::Value(llvm::json::Object{
-                                   {"report", std::move(*report)},
-                                   {"diagnostics", std::move(diagnostics)}}));
-      binary->setAttr(XPUDialect::kModuleCacheHitAttrName,
-                      StringAttr::get(context, hit));
+            ReplayedDiagnosticAttr::get(context, severity, message));
+      binary->setAttr(
+          XPUDialect::kModuleCacheHitAttrName,
+          ModuleCacheHitAttr::get(context, entry.report,
+                                  ArrayAttr::get(context, diagnostics)));
     }
     for (gpu::BinaryOp binary : binaries) {
       binary->moveBefore(module);

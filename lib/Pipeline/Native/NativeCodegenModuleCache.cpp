@@ -22,15 +22,6 @@ using namespace mlir;
 using namespace mlir::xpu;
 using namespace mlir::xpu::detail;
 
-static std::optional<DiagnosticSeverity> parseSeverity(StringRef name) {
-  for (DiagnosticSeverity severity :
-       {DiagnosticSeverity::Note, DiagnosticSeverity::Warning,
-        DiagnosticSeverity::Error, DiagnosticSeverity::Remark})
-    if (stringifySeverity(severity) == name)
-      return severity;
-  return std::nullopt;
-}
-
 /// A replayed report entry says how it was obtained: from the module cache,
 /// with nothing compiled.
 static void markHit(llvm::json::Value &entry) {
@@ -51,36 +42,18 @@ static void markHit(llvm::json::Value &entry) {
 FailureOr<std::vector<llvm::json::Value>> mlir::xpu::takeModuleCacheHit(
     gpu::BinaryOp binary,
     std::vector<std::pair<DiagnosticSeverity, std::string>> &diagnostics) {
-  auto attr =
-      binary->getAttrOfType<StringAttr>(XPUDialect::kModuleCacheHitAttrName);
-  if (!attr)
+  auto hit = binary->getAttrOfType<ModuleCacheHitAttr>(
+      XPUDialect::kModuleCacheHitAttrName);
+  if (!hit)
     return failure();
   binary->removeAttr(XPUDialect::kModuleCacheHitAttrName);
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(attr);
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return failure();
-  }
-  const llvm::json::Object *object = parsed->getAsObject();
-  const llvm::json::Array *report =
-      object ? object->getArray("report") : nullptr;
-  const llvm::json::Array *diags =
-      object ? object->getArray("diagnostics") : nullptr;
-  if (!report || !diags)
-    return failure();
-  for (const llvm::json::Value &diag : *diags) {
-    const llvm::json::Array *pair = diag.getAsArray();
-    if (!pair || pair->size() != 2)
-      return failure();
-    std::optional<StringRef> name = (*pair)[0].getAsString();
-    std::optional<StringRef> message = (*pair)[1].getAsString();
-    std::optional<DiagnosticSeverity> severity =
-        name ? parseSeverity(*name) : std::nullopt;
-    if (!severity || !message)
-      return failure();
-    diagnostics.emplace_back(*severity, message->str());
-  }
-  std::vector<llvm::json::Value> entries(report->begin(), report->end());
+  for (auto diag : hit.getDiagnostics().getAsRange<ReplayedDiagnosticAttr>())
+    diagnostics.emplace_back(diag.getDiagnosticSeverity(),
+                             diag.getMessage().str());
+  llvm::json::Array report = hit.getReportEntries();
+  std::vector<llvm::json::Value> entries(
+      std::make_move_iterator(report.begin()),
+      std::make_move_iterator(report.end()));
   for (llvm::json::Value &entry : entries)
     markHit(entry);
   return entries;

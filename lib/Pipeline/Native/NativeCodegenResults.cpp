@@ -216,7 +216,8 @@ gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder,
   builder.setInsertionPointAfter(split);
   // For the cache before lowering, which records and replays splits; the
   // pipeline strips it.
-  split->setAttr(XPUDialect::kSplitFromAttrName, linkedName);
+  split->setAttr(XPUDialect::kSplitFromAttrName,
+                 FlatSymbolRefAttr::get(linkedName));
   for (StringRef name :
        {XPUDialect::kGRFModeAttrName, XPUDialect::kAutoPlanAttrName})
     if (Attribute attr = slot.binary->getAttr(name))

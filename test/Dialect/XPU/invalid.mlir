@@ -214,3 +214,51 @@ gpu.module @m attributes {xpu.error = #xpu.failure<stage = emit, message = " ">}
 // expected-error @+2 {{expected ::mlir::xpu::FailureStage to be one of: select, lower, emit, native}}
 // expected-error @+1 {{failed to parse XPU_FailureAttr parameter 'stage'}}
 gpu.module @m attributes {xpu.error = #xpu.failure<stage = link, message = "x">} {}
+
+// -----
+
+// A split binary names the binary it came from as a symbol.
+// expected-error @+1 {{'xpu.split_from' must name the binary it was split from (@name) on a gpu.binary, got "linked"}}
+gpu.binary @split {xpu.split_from = "linked"} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{'xpu.split_from' must name the binary it was split from (@name) on a gpu.binary, got @linked}}
+gpu.module @m attributes {xpu.split_from = @linked} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.module_cache_key' must be a module digest (SHA-256, 64 lowercase hex digits) on a gpu.module or gpu.binary, got "abc"}}
+gpu.module @m attributes {xpu.module_cache_key = "abc"} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.module_cache_key' must be a module digest}}
+gpu.module @m attributes {xpu.module_cache_key = "E3B0C44298FC1C149AFBF4C8996FB92427AE41E4649B934CA495991B7852B855"} {}
+
+// -----
+
+// expected-error @+1 {{'xpu.module_cache_hit' must be a #xpu.module_cache_hit on a gpu.binary, got "{\22report\22: [], \22diagnostics\22: []}"}}
+gpu.binary @hit {xpu.module_cache_hit = "{\"report\": [], \"diagnostics\": []}"} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{report is not JSON: }}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{report must be a JSON array of report entries (objects)}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[1]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{diagnostics must be #xpu.replayed_diagnostic attributes}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[]", diagnostics = [["warning", "spills"]]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+3 {{expected ::mlir::xpu::ReplayedSeverity to be one of: note, warning, error, remark}}
+// expected-error @+2 {{failed to parse XPU_ReplayedDiagnosticAttr parameter 'severity'}}
+// expected-error @+1 {{failed to parse XPU_ModuleCacheHitAttr parameter 'diagnostics'}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[]", diagnostics = [#xpu.replayed_diagnostic<severity = fatal, message = "x">]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]

@@ -59,4 +59,15 @@ module attributes {gpu.container_module} {
   }
   // CHECK: gpu.binary @linked  {xpu.error = #xpu.failure<stage = native, message = "small build failed">}
   gpu.binary @linked {xpu.error = #xpu.failure<stage = native, message = "small build failed">} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
+
+  // The helper attributes between xpu-module-cache and xpu-native-codegen:
+  // a missed module's digest, a split binary's origin, a hit's replay.
+  // CHECK-LABEL: gpu.module @missed
+  // CHECK-SAME: xpu.module_cache_key = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+  gpu.module @missed [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.module_cache_key = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"} {
+  }
+  // CHECK: gpu.binary @split  {xpu.split_from = @linked}
+  gpu.binary @split {xpu.split_from = @linked} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
+  // CHECK: gpu.binary @hit  {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\22module\22:\22hit\22}]", diagnostics = [#xpu.replayed_diagnostic<severity = warning, message = "spills 64 bytes">, #xpu.replayed_diagnostic<severity = remark, message = "built large">]>}
+  gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\":\"hit\"}]", diagnostics = [#xpu.replayed_diagnostic<severity = warning, message = "spills 64 bytes">, #xpu.replayed_diagnostic<severity = remark, message = "built large">]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
 }

@@ -94,9 +94,6 @@ llvm::Error storeModuleCacheEntries(
     ModuleOp root, CompileSession &session,
     const llvm::MapVector<Operation *, BinaryOutcome> &outcomes);
 
-/// How a record names a diagnostic's severity ("error", "warning", ...).
-llvm::StringRef stringifySeverity(DiagnosticSeverity severity);
-
 /// The report entries of a binary that a module cache hit replayed, with
 /// their cache fields saying so; diagnostics go to `diagnostics`.
 FailureOr<std::vector<llvm::json::Value>> takeModuleCacheHit(

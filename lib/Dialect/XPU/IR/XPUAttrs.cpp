@@ -150,3 +150,70 @@ LogicalResult FailureAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "a module failure needs a message";
   return success();
 }
+
+bool mlir::xpu::isReportEntryArray(const llvm::json::Value &report) {
+  const llvm::json::Array *entries = report.getAsArray();
+  return entries && llvm::all_of(*entries, [](const llvm::json::Value &entry) {
+           return entry.getAsObject() != nullptr;
+         });
+}
+
+static ReplayedSeverity getReplayedSeverity(DiagnosticSeverity severity) {
+  switch (severity) {
+  case DiagnosticSeverity::Note:
+    return ReplayedSeverity::Note;
+  case DiagnosticSeverity::Warning:
+    return ReplayedSeverity::Warning;
+  case DiagnosticSeverity::Error:
+    return ReplayedSeverity::Error;
+  case DiagnosticSeverity::Remark:
+    return ReplayedSeverity::Remark;
+  }
+  llvm_unreachable("unknown diagnostic severity");
+}
+
+ReplayedDiagnosticAttr ReplayedDiagnosticAttr::get(MLIRContext *context,
+                                                   DiagnosticSeverity severity,
+                                                   StringRef message) {
+  return get(context, getReplayedSeverity(severity), message);
+}
+
+DiagnosticSeverity ReplayedDiagnosticAttr::getDiagnosticSeverity() const {
+  switch (getSeverity()) {
+  case ReplayedSeverity::Note:
+    return DiagnosticSeverity::Note;
+  case ReplayedSeverity::Warning:
+    return DiagnosticSeverity::Warning;
+  case ReplayedSeverity::Error:
+    return DiagnosticSeverity::Error;
+  case ReplayedSeverity::Remark:
+    return DiagnosticSeverity::Remark;
+  }
+  llvm_unreachable("unknown replayed severity");
+}
+
+LogicalResult
+ModuleCacheHitAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           StringRef report, ArrayAttr diagnostics) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(report);
+  if (!parsed)
+    return emitError() << "report is not JSON: "
+                       << llvm::toString(parsed.takeError());
+  if (!isReportEntryArray(*parsed))
+    return emitError() << "report must be a JSON array of report entries "
+                          "(objects)";
+  if (!llvm::all_of(diagnostics, llvm::IsaPred<ReplayedDiagnosticAttr>))
+    return emitError() << "diagnostics must be #xpu.replayed_diagnostic "
+                          "attributes";
+  return success();
+}
+
+llvm::json::Array ModuleCacheHitAttr::getReportEntries() const {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(getReport());
+  if (!parsed) {
+    // Unreachable for a verified attribute.
+    llvm::consumeError(parsed.takeError());
+    return {};
+  }
+  return std::move(*parsed->getAsArray());
+}

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 using namespace mlir::xpu;
@@ -121,8 +122,7 @@ static LogicalResult verifyAutoPlan(Operation *op, NamedAttribute attr) {
 }
 
 /// The records the pipeline leaves on modules and binaries: duplicates,
-/// linked parts, the link source, and plain strings (cache keys, split
-/// origin).
+/// linked parts and the link source.
 static LogicalResult verifyModuleRecord(Operation *op, NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   bool onModule = isa<gpu::GPUModuleOp, gpu::BinaryOp>(op);
@@ -143,21 +143,56 @@ static LogicalResult verifyModuleRecord(Operation *op, NamedAttribute attr) {
                 "gpu.binary";
     return success();
   }
-  if (name == XPUDialect::kLinkSourceAttrName) {
-    auto source = dyn_cast<DictionaryAttr>(attr.getValue());
-    if (!isa<gpu::GPUModuleOp>(op) || !source ||
-        !source.getAs<StringAttr>("binary") ||
-        !source.getAs<IntegerAttr>("opt_level"))
-      return op->emitOpError() << "'" << name
-                               << "' must be {binary = \"...\", opt_level = "
-                                  "N} on a gpu.module";
-    return success();
-  }
-  if (!isa<StringAttr>(attr.getValue()) || !onModule)
+  assert(name == XPUDialect::kLinkSourceAttrName && "not a module record");
+  auto source = dyn_cast<DictionaryAttr>(attr.getValue());
+  if (!isa<gpu::GPUModuleOp>(op) || !source ||
+      !source.getAs<StringAttr>("binary") ||
+      !source.getAs<IntegerAttr>("opt_level"))
     return op->emitOpError() << "'" << name
-                             << "' must be a string on a gpu.module or "
-                                "gpu.binary";
+                             << "' must be {binary = \"...\", opt_level = "
+                                "N} on a gpu.module";
   return success();
+}
+
+/// A module's digest as xpu-module-cache writes it: SHA-256 in lowercase
+/// hex.
+static bool isModuleDigest(Attribute attr) {
+  auto digest = dyn_cast<StringAttr>(attr);
+  return digest && digest.size() == 64 &&
+         llvm::all_of(digest.getValue(), [](char c) {
+           return llvm::isDigit(c) || (c >= 'a' && c <= 'f');
+         });
+}
+
+/// The helper attributes between xpu-module-cache and xpu-native-codegen:
+/// a missed module's digest, a hit's replay, a split binary's origin.
+static LogicalResult verifyCacheHelper(Operation *op, NamedAttribute attr) {
+  StringRef name = attr.getName().getValue();
+  Attribute value = attr.getValue();
+  bool onBinary = isa<gpu::BinaryOp>(op);
+  if (name == XPUDialect::kSplitFromAttrName) {
+    if (onBinary && isa<FlatSymbolRefAttr>(value))
+      return success();
+    return op->emitOpError() << "'" << name
+                             << "' must name the binary it was split from "
+                                "(@name) on a gpu.binary, got "
+                             << value;
+  }
+  if (name == XPUDialect::kModuleCacheHitAttrName) {
+    if (onBinary && isa<ModuleCacheHitAttr>(value))
+      return success();
+    return op->emitOpError() << "'" << name
+                             << "' must be a #xpu.module_cache_hit on a "
+                                "gpu.binary, got "
+                             << value;
+  }
+  if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op) && isModuleDigest(value))
+    return success();
+  return op->emitOpError() << "'" << name
+                           << "' must be a module digest (SHA-256, 64 "
+                              "lowercase hex digits) on a gpu.module or "
+                              "gpu.binary, got "
+                           << value;
 }
 
 LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
@@ -189,5 +224,9 @@ LogicalResult XPUDialect::verifyOperationAttribute(Operation *op,
     return verifyAttrKind<SpillAttr>(op, attr, "#xpu.spill");
   if (name == kErrorAttrName)
     return verifyModuleAttrKind<FailureAttr>(op, attr, "#xpu.failure");
+  if (llvm::is_contained({kModuleCacheKeyAttrName, kModuleCacheHitAttrName,
+                          kSplitFromAttrName},
+                         name))
+    return verifyCacheHelper(op, attr);
   return verifyModuleRecord(op, attr);
 }

@@ -9,7 +9,9 @@
 
 #include "mlir/IR/Attributes.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/Support/JSON.h"
 
 #include "XPUCodegen/Dialect/XPU/IR/XPUEnums.h"
 
@@ -20,6 +22,10 @@ namespace mlir::xpu {
 FailureOr<GRFMode> parseGRFMode(AsmParser &parser);
 /// Prints a mode as a keyword and a count as a number.
 void printGRFMode(AsmPrinter &printer, GRFMode mode);
+
+/// Whether `report` is what a module cache hit replays as a binary's report:
+/// an array of report entries (objects).
+bool isReportEntryArray(const llvm::json::Value &report);
 
 } // namespace mlir::xpu
 

@@ -329,4 +329,78 @@ def XPU_FailureAttr : AttrDef<XPU_Dialect, "Failure"> {
   let genVerifyDecl = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Module cache helpers
+//===----------------------------------------------------------------------===//
+
+def XPU_ReplayedSeverityNote : I32EnumAttrCase<"Note", 0, "note">;
+def XPU_ReplayedSeverityWarning : I32EnumAttrCase<"Warning", 1, "warning">;
+def XPU_ReplayedSeverityError : I32EnumAttrCase<"Error", 2, "error">;
+def XPU_ReplayedSeverityRemark : I32EnumAttrCase<"Remark", 3, "remark">;
+
+def XPU_ReplayedSeverity : I32EnumAttr<"ReplayedSeverity",
+    "the severity of a diagnostic a module cache hit replays",
+    [XPU_ReplayedSeverityNote, XPU_ReplayedSeverityWarning,
+     XPU_ReplayedSeverityError, XPU_ReplayedSeverityRemark]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::xpu";
+}
+
+def XPU_ReplayedDiagnosticAttr : AttrDef<XPU_Dialect, "ReplayedDiagnostic"> {
+  let mnemonic = "replayed_diagnostic";
+  let summary = "a diagnostic the run that stored a module cache entry gave";
+  let description = [{
+    One diagnostic `xpu-native-codegen` gave for a binary in the run that
+    stored it in the module cache, which a hit gives again at the binary's
+    location: `severity` (`note`, `warning`, `error`, `remark`) and
+    `message`.
+
+    Example: `#xpu.replayed_diagnostic<severity = warning,
+    message = "xpu-native-codegen: ...">`.
+  }];
+  let parameters = (ins
+    EnumParameter<XPU_ReplayedSeverity>:$severity,
+    StringRefParameter<"the diagnostic's text">:$message
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let builders = [
+    AttrBuilder<(ins "::mlir::DiagnosticSeverity":$severity,
+                     "::llvm::StringRef":$message)>
+  ];
+  let extraClassDeclaration = [{
+    /// The severity to diagnose it with again.
+    ::mlir::DiagnosticSeverity getDiagnosticSeverity() const;
+  }];
+}
+
+def XPU_ModuleCacheHitAttr : AttrDef<XPU_Dialect, "ModuleCacheHit"> {
+  let mnemonic = "module_cache_hit";
+  let summary = "what a module cache hit replays for its binary";
+  let description = [{
+    Written as `xpu.module_cache_hit` by `xpu-module-cache` on each
+    `gpu.binary` it takes from the cache, for `xpu-native-codegen`, which
+    replays it and removes it:
+
+    * `report`: the binary's report entries as the run that stored them
+      wrote them, a JSON array of objects (the verifier parses it);
+    * `diagnostics`: the `#xpu.replayed_diagnostic`s that run gave for the
+      binary, in order.
+
+    Example (a report of one entry, abbreviated):
+    `xpu.module_cache_hit = #xpu.module_cache_hit<report = "[...]",
+    diagnostics = [#xpu.replayed_diagnostic<severity = warning,
+    message = "...">]>`.
+  }];
+  let parameters = (ins
+    StringRefParameter<"report entries, a JSON array of objects">:$report,
+    "::mlir::ArrayAttr":$diagnostics
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The report entries (the verifier has parsed them).
+    ::llvm::json::Array getReportEntries() const;
+  }];
+}
+
 #endif // XPUCODEGEN_DIALECT_XPU_IR_XPUATTRS_TD

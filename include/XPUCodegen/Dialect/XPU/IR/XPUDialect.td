@@ -29,6 +29,8 @@ def XPU_Dialect : Dialect {
     * `#xpu.pressure`: a static register-pressure estimate and the GRF mode
       it predicts; `#xpu.auto_plan`: which builds resolve an `auto` module.
     * `#xpu.failure`: the stage at which a module failed and its first error.
+    * `#xpu.module_cache_hit`, `#xpu.replayed_diagnostic`: what a module
+      cache hit replays for a binary (report entries, diagnostics).
 
     The discardable attributes `xpu.grf_mode`, `xpu.spill`, `xpu.pressure`
     and `xpu.auto_plan` may appear on `gpu.module`, `gpu.binary` and kernel
@@ -43,16 +45,18 @@ def XPU_Dialect : Dialect {
     that failed to select, lower or emit (or the `gpu.binary` of a linked
     build that failed): later stages skip it, the other modules still
     compile, and `xpu-native-codegen` reports it.
-    `xpu.module_cache_key`, `xpu.module_cache_hit` and `xpu.split_from`
-    (strings on `gpu.module` or `gpu.binary`) are helper attributes between
-    the passes of the flow (`xpu-module-cache`, `xpu-native-codegen`); they
-    do not remain in its output.
+    `xpu.module_cache_key` (a module's SHA-256 digest in lowercase hex, on
+    `gpu.module` or `gpu.binary`), `xpu.module_cache_hit` (a
+    `#xpu.module_cache_hit` on `gpu.binary`) and `xpu.split_from` (a symbol
+    reference on `gpu.binary`) are helper attributes between the passes of
+    the flow (`xpu-module-cache`, `xpu-native-codegen`); they are verified
+    like the others and do not remain in its output.
     `xpu.linked` (on a `gpu.module` or `gpu.binary` that
     `xpu-link-modules` made) lists the original modules it holds and their
     kernels' names; `xpu.link_source` marks the lowered form of a linked
     module that `xpu-emit-spirv` keeps for `xpu-native-codegen` (which
-    removes it); `xpu.split_from` marks a binary `xpu-native-codegen` split
-    out of a linked one.
+    removes it); `xpu.split_from = @linked` marks a binary
+    `xpu-native-codegen` split out of the linked binary `@linked`.
   }];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
@@ -85,14 +89,15 @@ def XPU_Dialect : Dialect {
     /// Helper attributes of the module cache (xpu-module-cache), gone from
     /// the final IR: the digest of a module that missed, carried to its
     /// binary so xpu-native-codegen stores the outcome; and on a binary a
-    /// hit replayed, the report entries and diagnostics to replay.
+    /// hit replayed, the report entries and diagnostics to replay
+    /// (#xpu.module_cache_hit).
     static constexpr ::llvm::StringLiteral kModuleCacheKeyAttrName =
         "xpu.module_cache_key";
     static constexpr ::llvm::StringLiteral kModuleCacheHitAttrName =
         "xpu.module_cache_hit";
     /// On a gpu.binary that xpu-native-codegen split from another one (a
-    /// kernel that needs another GRF mode): the name of that binary. A
-    /// helper attribute, gone from the final IR.
+    /// kernel that needs another GRF mode): that binary's symbol. A helper
+    /// attribute, gone from the final IR.
     static constexpr ::llvm::StringLiteral kSplitFromAttrName =
         "xpu.split_from";
 
