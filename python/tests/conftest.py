@@ -4,9 +4,13 @@ Run with PYTHONPATH=<build>/python_packages (the lit test test/Python does).
 The compiles are real: IGC through libocloc, in the worker processes.
 """
 
+import contextlib
 import os
+import shutil
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -43,6 +47,45 @@ def run_cli(*args, cwd=None):
         [sys.executable, "-m", "xpu_codegen", *map(str, args)],
         cwd=cwd, capture_output=True, text=True, timeout=600,
         env=subprocess_env())
+
+
+def free_port():
+    """A TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def redis_server(directory, port, *args, ready_port=None):
+    """A private redis-server on `port` (saving nothing, in `directory`)
+    with `args`, killed on leaving and with this process. Waits until
+    `ready_port` (default: `port`) listens; fails the test when
+    redis-server is not installed (tools/xpu-dev installs it)."""
+    if not shutil.which("redis-server"):
+        pytest.fail("redis-server is not installed (tools/xpu-dev installs "
+                    "it)")
+    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+    server = subprocess.Popen(
+        ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
+         "--save", "", "--appendonly", "no", "--dir", str(directory), *args],
+        stdout=subprocess.DEVNULL, env=env,
+        # Killed with this process, even if it crashes.
+        preexec_fn=lambda: __import__("ctypes").CDLL(None).prctl(1, 9))
+    try:
+        # Up to a minute for the server to listen (a loaded machine).
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(
+                    ("127.0.0.1", ready_port or port), 1).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield server
+    finally:
+        server.kill()
+        server.wait()
 
 
 @pytest.fixture

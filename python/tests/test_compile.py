@@ -1,14 +1,14 @@
 """Real compiles through the Python API: the facts IGC measures."""
 
 import json
-import os
 import subprocess
 import warnings
 
 import pytest
 
 import xpu_codegen
-from conftest import BUILD_BIN, ELF_MAGIC, EXAMPLES, INPUTS, REPO, spirv
+from conftest import (BUILD_BIN, ELF_MAGIC, EXAMPLES, INPUTS, REPO, free_port,
+                      redis_server, spirv)
 
 
 def test_nospill_auto_keeps_small(no_cache):
@@ -168,31 +168,8 @@ def test_no_warning_when_nothing_spills(no_cache):
 def test_cache_url_is_passed_through(tmp_path):
     """Two local caches share a private redis-server through cache_url (the
     MLIR and the SPIR-V paths); an unreachable one only warns."""
-    import shutil
-    import socket
-    import time
-    if not shutil.which("redis-server"):
-        pytest.fail("redis-server is not installed (tools/xpu-dev installs "
-                    "it)")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-         "--save", "", "--appendonly", "no", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, env=env,
-        # Killed with this process, even if it crashes.
-        preexec_fn=lambda: __import__("ctypes").CDLL(None).prctl(1, 9))
-    try:
-        # Up to a minute for the server to listen (a loaded machine).
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+    port = free_port()
+    with redis_server(tmp_path, port):
         url = f"redis://127.0.0.1:{port}"
         [first] = xpu_codegen.compile(spirv("spill_small_only"),
                                       cache_dir=tmp_path / "a", cache_url=url)
@@ -209,9 +186,6 @@ def test_cache_url_is_passed_through(tmp_path):
                                    cache_url=url)
         assert (m1.cache, m2.cache) == ("miss", "hit")
         assert m2.binary == m1.binary
-    finally:
-        server.kill()
-        server.wait()
     with pytest.warns(xpu_codegen.CompileWarning,
                       match="shared compile cache unavailable"):
         [third] = xpu_codegen.compile(spirv("spill_small_only"),

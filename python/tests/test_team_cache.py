@@ -6,14 +6,12 @@ made by openssl here (docs/Caching.md, "Team cache")."""
 
 import os
 import shutil
-import socket
 import subprocess
-import time
 
 import pytest
 
 import xpu_codegen
-from conftest import INPUTS, run_cli, spirv
+from conftest import INPUTS, free_port, redis_server, run_cli, spirv
 
 PASSWORDS = {"writer": "wr1ter-Secret", "reader": "r3ader-Secret"}
 # The variables the keywords stand for: none of them may leak in.
@@ -59,12 +57,6 @@ def _make_pki(directory):
         os.chmod(directory / f"{user}.password", 0o600)
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def team_server(tmp_path, monkeypatch):
     """A private redis-server: the default user off, a writer and a reader
@@ -77,38 +69,21 @@ def team_server(tmp_path, monkeypatch):
     pki = tmp_path / "pki"
     pki.mkdir()
     _make_pki(pki)
-    port, tls_port = _free_port(), _free_port()
+    port, tls_port = free_port(), free_port()
     keys = ["~xpu-codegen:*", "-@all", "+ping", "+select"]
-    env = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-    server = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--bind", "127.0.0.1",
-         "--save", "", "--appendonly", "no", "--dir", str(tmp_path),
-         "--tls-port", str(tls_port),
-         "--tls-cert-file", str(pki / "server.crt"),
-         "--tls-key-file", str(pki / "server.key"),
-         "--tls-ca-cert-file", str(pki / "ca.crt"),
-         "--tls-auth-clients", "yes",
-         "--user", "default", "off",
-         "--user", "writer", "on", ">" + PASSWORDS["writer"], *keys,
-         "+get", "+set", "+exists", "+eval", "+del",
-         "--user", "reader", "on", ">" + PASSWORDS["reader"], *keys,
-         "+get", "+exists"],
-        stdout=subprocess.DEVNULL, env=env,
-        # Killed with this process, even if it crashes.
-        preexec_fn=lambda: __import__("ctypes").CDLL(None).prctl(1, 9))
-    try:
-        # Up to a minute for the server to listen (a loaded machine).
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", tls_port), 1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+    with redis_server(
+            tmp_path, port,
+            "--tls-port", str(tls_port),
+            "--tls-cert-file", str(pki / "server.crt"),
+            "--tls-key-file", str(pki / "server.key"),
+            "--tls-ca-cert-file", str(pki / "ca.crt"),
+            "--tls-auth-clients", "yes",
+            "--user", "default", "off",
+            "--user", "writer", "on", ">" + PASSWORDS["writer"], *keys,
+            "+get", "+set", "+exists", "+eval", "+del",
+            "--user", "reader", "on", ">" + PASSWORDS["reader"], *keys,
+            "+get", "+exists", ready_port=tls_port):
         yield tls_port, pki
-    finally:
-        server.kill()
-        server.wait()
 
 
 def _security(pki, user, **keys):
