@@ -83,6 +83,22 @@ TEST(CodegenOptionsTest, DefaultsAreThePipelines) {
             PredictionThresholds::kDefaultLargeAbovePercent);
 }
 
+TEST(CodegenOptionsTest, TheDriversOwnDefaultsAreTheLists) {
+  // NativeCodegenOptions() (a caller of the driver that sets nothing) and
+  // the driver options made from the list's defaults agree.
+  NativeCodegenOptions own;
+  NativeCodegenOptions fromList =
+      getNativeCodegenOptions(CodegenPipelineOptions());
+#define XPU_EXPECT_LIST_DEFAULT(FIELD)                                         \
+  EXPECT_EQ(own.FIELD, fromList.FIELD) << #FIELD;
+  XPU_DRIVER_OPTIONS(XPU_EXPECT_LIST_DEFAULT)
+#undef XPU_EXPECT_LIST_DEFAULT
+  EXPECT_EQ(own.validation, fromList.validation);
+  EXPECT_EQ(own.cacheMaxSize, fromList.cacheMaxSize);
+  EXPECT_EQ(own.limits.timeoutMs, fromList.limits.timeoutMs);
+  EXPECT_EQ(own.limits.memoryMiB, fromList.limits.memoryMiB);
+}
+
 TEST(CodegenOptionsTest, ChecksNameTheOptionAsTheFrontEndDoes) {
   llvm::Error pass = checkCodegenOption(CodegenOptionCheck::ZeroOr128,
                                         "n-regs-default", int64_t(64));
