@@ -19,6 +19,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include "LoopbackListener.h"
@@ -60,7 +61,7 @@ public:
 void writeKeyPair(const TempDir &dir, StringRef name) {
   EVP_PKEY *key = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519");
   ASSERT_NE(key, nullptr);
-  auto freeKey = make_scope_exit([&] { EVP_PKEY_free(key); });
+  scope_exit freeKey([&] { EVP_PKEY_free(key); });
   std::string priv = dir.file((name + ".pem").str());
   FILE *f = std::fopen(priv.c_str(), "w");
   ASSERT_NE(f, nullptr);
@@ -156,8 +157,7 @@ TEST(SharedCacheSecurityTest, PasswordFromFileOrEnvironmentNotInId) {
   EXPECT_EQ(message.find("from-file"), std::string::npos);
 
   ::setenv("XPU_CODEGEN_CACHE_PASSWORD", "from-env", 1);
-  auto unset =
-      make_scope_exit([] { ::unsetenv("XPU_CODEGEN_CACHE_PASSWORD"); });
+  scope_exit unset([] { ::unsetenv("XPU_CODEGEN_CACHE_PASSWORD"); });
   config = resolveSharedCache("redis://writer@127.0.0.1:1");
   ASSERT_TRUE(bool(config)) << toString(config.takeError());
   EXPECT_EQ((*config)->url.password, "from-env");
@@ -171,8 +171,7 @@ TEST(SharedCacheSecurityTest, OptionsOverTheEnvironment) {
   TempDir dir;
   writeKeyPair(dir, "team");
   ::setenv("XPU_CODEGEN_CACHE_SIGN_KEY", dir.file("missing.pem").c_str(), 1);
-  auto unset =
-      make_scope_exit([] { ::unsetenv("XPU_CODEGEN_CACHE_SIGN_KEY"); });
+  scope_exit unset([] { ::unsetenv("XPU_CODEGEN_CACHE_SIGN_KEY"); });
   // The variable's file is missing: an error naming the variable.
   auto cache = CompileCache::open(dir.file("cache"), "redis://127.0.0.1:1");
   ASSERT_FALSE(bool(cache));
@@ -256,6 +255,82 @@ TEST(EntrySigningTest, KeyFilesFollowTheSshRule) {
   consumeError(trust.takeError());
 }
 
+/// The contents of `path`.
+static std::string readText(const std::string &path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
+  return buffer ? (*buffer)->getBuffer().str() : std::string();
+}
+
+static void writeText(const std::string &path, StringRef text, unsigned mode) {
+  FILE *f = std::fopen(path.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fwrite(text.data(), 1, text.size(), f);
+  std::fclose(f);
+  ::chmod(path.c_str(), mode);
+}
+
+TEST(EntrySigningTest, KeyFilesAsTheyComeFromOtherTools) {
+  TempDir dir;
+  writeKeyPair(dir, "alice");
+  writeKeyPair(dir, "bob");
+  // One trust file of two keys, other PEM blocks around them.
+  writeText(
+      dir.file("team.pub"),
+      "# the team's keys\n" + readText(dir.file("alice.pub")) +
+          "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n" +
+          readText(dir.file("bob.pub")),
+      0644);
+  auto trust = EntryTrust::load({dir.file("team.pub")});
+  ASSERT_TRUE(bool(trust)) << toString(trust.takeError());
+  for (StringRef name : {"alice", "bob"}) {
+    auto signer = EntrySigner::load(dir.file((name + ".pem").str()));
+    ASSERT_TRUE(bool(signer)) << toString(signer.takeError());
+    EXPECT_EQ(openSealedValue(trust->get(), "entry:a",
+                              (*signer)->seal("entry:a", "binary"))
+                  .status,
+              SealStatus::Accepted)
+        << name.str();
+  }
+
+  // A key of another algorithm, in either role, says what it is not.
+  EVP_PKEY *ed448 = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED448");
+  ASSERT_NE(ed448, nullptr);
+  scope_exit freeKey([&] { EVP_PKEY_free(ed448); });
+  FILE *f = std::fopen(dir.file("ed448.pub").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  PEM_write_PUBKEY(f, ed448);
+  std::fclose(f);
+  trust = EntryTrust::load({dir.file("ed448.pub")});
+  ASSERT_FALSE(bool(trust));
+  EXPECT_NE(toString(trust.takeError()).find("is not an Ed25519 key"),
+            std::string::npos);
+  f = std::fopen(dir.file("ed448.pem").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  PEM_write_PrivateKey(f, ed448, nullptr, nullptr, 0, nullptr, nullptr);
+  std::fclose(f);
+  ::chmod(dir.file("ed448.pem").c_str(), 0600);
+  auto signer = EntrySigner::load(dir.file("ed448.pem"));
+  ASSERT_FALSE(bool(signer));
+  EXPECT_NE(toString(signer.takeError()).find("is not an Ed25519 key"),
+            std::string::npos);
+
+  // An encrypted private key cannot be used without prompting: refused.
+  EVP_PKEY *key = EVP_PKEY_Q_keygen(nullptr, nullptr, "ED25519");
+  ASSERT_NE(key, nullptr);
+  scope_exit freeEd25519([&] { EVP_PKEY_free(key); });
+  f = std::fopen(dir.file("locked.pem").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  char passphrase[] = "secret";
+  PEM_write_PKCS8PrivateKey(f, key, EVP_aes_256_cbc(), passphrase,
+                            sizeof(passphrase) - 1, nullptr, nullptr);
+  std::fclose(f);
+  ::chmod(dir.file("locked.pem").c_str(), 0600);
+  signer = EntrySigner::load(dir.file("locked.pem"));
+  ASSERT_FALSE(bool(signer));
+  EXPECT_NE(toString(signer.takeError()).find("unencrypted PEM private key"),
+            std::string::npos);
+}
+
 TEST(LocalCacheSafetyTest, ForeignWritableDirectoryOrEntryIsRefusedOnce) {
   TempDir dir;
   std::string root = dir.file("cache");
@@ -307,7 +382,7 @@ TEST(LocalCacheSafetyTest, ForeignWritableDirectoryOrEntryIsRefusedOnce) {
 TEST(RedisTLSTest, HandshakeKeepsTheDeadline) {
   uint16_t port;
   int listener = test::listenOnLoopback(4, port);
-  auto closeListener = make_scope_exit([&] { ::close(listener); });
+  scope_exit closeListener([&] { ::close(listener); });
   RedisURL url;
   url.host = "127.0.0.1";
   url.port = port;
@@ -327,7 +402,7 @@ TEST(RedisTLSTest, HandshakeKeepsTheDeadline) {
 
   // Killed mid-handshake: the server reads the ClientHello and goes away.
   int dying = test::listenOnLoopback(4, port);
-  auto closeDying = make_scope_exit([&] { ::close(dying); });
+  scope_exit closeDying([&] { ::close(dying); });
   url.port = port;
   std::thread server([&] {
     int fd = ::accept(dying, nullptr, nullptr);

@@ -149,8 +149,7 @@ TEST(SPIRVEmitterTest, ErrorsNameTheEmitter) {
 TEST(SPIRVEmitterTest, CrashAndHangAreThatJobsErrors) {
   // Emitters inherit the environment when they start (at a job).
   ::setenv("XPU_SPIRV_EMITTER_TEST_FAULT", "crash:boom,hang:stuck", 1);
-  auto unset =
-      make_scope_exit([] { ::unsetenv("XPU_SPIRV_EMITTER_TEST_FAULT"); });
+  scope_exit unset([] { ::unsetenv("XPU_SPIRV_EMITTER_TEST_FAULT"); });
   auto pool = createEmitterPool(/*maxJobs=*/0, /*timeoutMs=*/1000);
   ASSERT_OK(pool);
   Expected<WorkerResponse> crash = (*pool)->run(emitRequest(kernel("boom", 1)));

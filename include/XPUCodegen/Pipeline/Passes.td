@@ -157,7 +157,9 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
     report entries and diagnostics, which `xpu-native-codegen` replays
     (the report says `"cache": "hit"`, `"cache_level": "module"`). Nothing
     of it is lowered, emitted or compiled: a fully warm run starts no
-    process.
+    process. Lookups only read the IR and run in parallel on the context's
+    threads (one module's round trip to the shared tier overlaps another's
+    digest and signature check); modules are replaced in IR order.
 
     On a miss the module is marked with its digest
     (`xpu.module_cache_key`) and `xpu-native-codegen` stores the outcome

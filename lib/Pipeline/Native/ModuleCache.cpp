@@ -28,6 +28,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -396,41 +397,65 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     if (!cache)
       return;
     ModuleOp root = getOperation();
-    for (auto module :
-         llvm::make_early_inc_range(root.getOps<gpu::GPUModuleOp>())) {
-      // Failed already (its error is reported at the end), or not ours:
-      // emission leaves those alone too.
+    // Failed already (their errors are reported at the end), or not ours:
+    // emission leaves those alone too.
+    SmallVector<gpu::GPUModuleOp> modules;
+    for (auto module : root.getOps<gpu::GPUModuleOp>()) {
       ArrayAttr targets = module.getTargetsAttr();
-      if (getModuleFailure(module) || !targets || targets.empty() ||
-          !llvm::all_of(targets, llvm::IsaPred<TargetAttr>))
+      if (!getModuleFailure(module) && targets && !targets.empty() &&
+          llvm::all_of(targets, llvm::IsaPred<TargetAttr>))
+        modules.push_back(module);
+    }
+    // Lookups only read the IR: they run in parallel, so one module's
+    // round trip to the shared tier overlaps another's digest and
+    // signature check. Replaying changes the IR, in order.
+    std::vector<ModuleLookup> lookups(modules.size());
+    mlir::parallelFor(&getContext(), 0, modules.size(), [&](size_t i) {
+      lookups[i] = lookUp(modules[i], *cache);
+    });
+    for (auto [module, lookup] : llvm::zip_equal(modules, lookups)) {
+      double savedMs = 0;
+      if (lookup.record && succeeded(replay(module, *lookup.record, savedMs))) {
+        if (lookup.fromShared)
+          cache->creditSharedHit(savedMs);
+        ++numHits;
         continue;
-      std::string digest = getModuleCacheDigest(module, pipelineKey);
-      bool fromShared = false;
-      if (std::optional<std::string> key =
-              getModuleCacheKey(*session, digest, getXPUTargets(module)))
-        if (std::optional<std::string> payload =
-                cache->lookup(*key, &fromShared)) {
-          llvm::Expected<ModuleCacheRecord> record =
-              deserializeModuleCacheRecord(*payload);
-          double savedMs = 0;
-          if (record && succeeded(replay(module, *record, savedMs))) {
-            if (fromShared)
-              cache->creditSharedHit(savedMs);
-            ++numHits;
-            continue;
-          }
-          if (!record)
-            llvm::consumeError(record.takeError());
-        }
+      }
       // A miss: xpu-native-codegen stores the outcome under this digest.
       module->setAttr(XPUDialect::kModuleCacheKeyAttrName,
-                      StringAttr::get(&getContext(), digest));
+                      StringAttr::get(&getContext(), lookup.digest));
       ++numMisses;
     }
     // The shared tier's one warning of the process, if it failed here (a
     // fully warm run may not reach xpu-native-codegen's driver).
     for (const std::string &warning : cache->takeWarnings())
       mlir::emitWarning(root.getLoc()) << "xpu-module-cache: " << warning;
+  }
+
+  /// What the cache holds for a module: its digest and, on a hit, the
+  /// record read back.
+  struct ModuleLookup {
+    std::string digest;
+    std::optional<ModuleCacheRecord> record;
+    bool fromShared = false;
+  };
+
+  ModuleLookup lookUp(gpu::GPUModuleOp module, CompileCache &cache) {
+    ModuleLookup lookup;
+    lookup.digest = getModuleCacheDigest(module, pipelineKey);
+    std::optional<std::string> key =
+        getModuleCacheKey(*session, lookup.digest, getXPUTargets(module));
+    std::optional<std::string> payload =
+        key ? cache.lookup(*key, &lookup.fromShared) : std::nullopt;
+    if (!payload)
+      return lookup;
+    llvm::Expected<ModuleCacheRecord> record =
+        deserializeModuleCacheRecord(*payload);
+    if (record)
+      lookup.record = std::move(*record);
+    else
+      llvm::consumeError(record.takeError());
+    return lookup;
   }
 
   /// Replaces `module` by the binaries of `record` and redirects its

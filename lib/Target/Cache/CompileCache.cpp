@@ -124,7 +124,7 @@ readRegularFile(const std::string &path, LocalCacheWarnings &warnings) {
   if (fd < 0)
     return nullptr;
   sys::fs::file_t file = sys::fs::convertFDToNativeFile(fd);
-  auto closeFile = make_scope_exit([&] { sys::fs::closeFile(file); });
+  scope_exit closeFile([&] { sys::fs::closeFile(file); });
   struct stat st;
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
       uint64_t(st.st_size) > kMaxEntrySize)
@@ -530,6 +530,11 @@ static std::chrono::steady_clock::duration toDuration(double ms) {
 void CompileCache::creditSharedHit(double savedMs) const {
   if (shared)
     shared->creditHit(toDuration(savedMs));
+}
+
+void CompileCache::connectSharedAhead() const {
+  if (shared)
+    shared->connectAhead();
 }
 
 void CompileCache::creditStoredBuild(double builtMs) const {

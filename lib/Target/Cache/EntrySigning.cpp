@@ -84,7 +84,60 @@ Expected<std::string> getRawPublicKey(EVP_PKEY *key, StringRef path) {
   return std::string(reinterpret_cast<char *>(raw), size);
 }
 
-int noPassphrase(char *, int, int, void *) { return 0; }
+/// The DER prefixes of an Ed25519 SubjectPublicKeyInfo and of an unencrypted
+/// PKCS#8 Ed25519 private key (RFC 8410): each ends in the 32 raw bytes.
+constexpr char kPublicKeyPrefix[] = "\x30\x2a\x30\x05\x06\x03\x2b\x65\x70"
+                                    "\x03\x21\x00";
+constexpr char kPrivateKeyPrefix[] = "\x30\x2e\x02\x01\x00\x30\x05\x06\x03"
+                                     "\x2b\x65\x70\x04\x22\x04\x20";
+
+/// The raw key inside `der` if it is the fixed RFC 8410 form, else empty.
+StringRef getFixedFormKey(StringRef der, StringRef prefix) {
+  if (der.size() != prefix.size() + kPublicKeySize || !der.starts_with(prefix))
+    return {};
+  return der.drop_front(prefix.size());
+}
+
+/// The PEM blocks of `file` named `name`, as DER. Reading the armour alone
+/// and taking Ed25519's fixed form directly avoids OpenSSL 3's decoder
+/// search, which costs milliseconds in every process that opens a cache.
+std::vector<std::string> readPEMBlocks(const MemoryBuffer &file,
+                                       StringRef name) {
+  BIO *bio = BIO_new_mem_buf(file.getBufferStart(), int(file.getBufferSize()));
+  scope_exit freeBio([&] { BIO_free(bio); });
+  std::vector<std::string> blocks;
+  char *blockName = nullptr, *header = nullptr;
+  unsigned char *data = nullptr;
+  long size = 0;
+  while (bio && PEM_read_bio(bio, &blockName, &header, &data, &size) == 1) {
+    if (name == blockName && size > 0)
+      blocks.emplace_back(reinterpret_cast<char *>(data), size_t(size));
+    OPENSSL_free(blockName);
+    OPENSSL_free(header);
+    OPENSSL_free(data);
+  }
+  ERR_clear_error();
+  return blocks;
+}
+
+/// The Ed25519 key in `der` (a SubjectPublicKeyInfo, or an unencrypted
+/// PKCS#8 private key when `isPrivate`): the fixed form directly, any other
+/// form through OpenSSL's decoders.
+PKey parseKey(StringRef der, bool isPrivate) {
+  StringRef raw = getFixedFormKey(
+      der, StringRef(isPrivate ? kPrivateKeyPrefix : kPublicKeyPrefix,
+                     isPrivate ? sizeof(kPrivateKeyPrefix) - 1
+                               : sizeof(kPublicKeyPrefix) - 1));
+  auto *bytes = reinterpret_cast<const unsigned char *>(raw.data());
+  if (!raw.empty())
+    return PKey(isPrivate ? EVP_PKEY_new_raw_private_key(
+                                EVP_PKEY_ED25519, nullptr, bytes, raw.size())
+                          : EVP_PKEY_new_raw_public_key(
+                                EVP_PKEY_ED25519, nullptr, bytes, raw.size()));
+  const auto *input = reinterpret_cast<const unsigned char *>(der.data());
+  return PKey(isPrivate ? d2i_AutoPrivateKey(nullptr, &input, long(der.size()))
+                        : d2i_PUBKEY(nullptr, &input, long(der.size())));
+}
 } // namespace
 
 std::string mlir::xpu::getKeyFingerprint(StringRef rawPublicKey) {
@@ -128,10 +181,8 @@ Expected<std::shared_ptr<const EntrySigner>> EntrySigner::load(StringRef path) {
   Expected<std::unique_ptr<MemoryBuffer>> file = readKeyFile(path);
   if (!file)
     return file.takeError();
-  BIO *bio =
-      BIO_new_mem_buf((*file)->getBufferStart(), int((*file)->getBufferSize()));
-  auto freeBio = make_scope_exit([&] { BIO_free(bio); });
-  PKey key(PEM_read_bio_PrivateKey(bio, nullptr, noPassphrase, nullptr));
+  std::vector<std::string> blocks = readPEMBlocks(**file, "PRIVATE KEY");
+  PKey key = blocks.empty() ? nullptr : parseKey(blocks.front(), true);
   ERR_clear_error();
   if (!key)
     return keyError("'" + path +
@@ -151,7 +202,7 @@ std::string EntrySigner::seal(StringRef redisKey, StringRef value) const {
   unsigned char signature[kSignatureSize];
   size_t size = sizeof(signature);
   EVP_MD_CTX *context = EVP_MD_CTX_new();
-  auto freeContext = make_scope_exit([&] { EVP_MD_CTX_free(context); });
+  scope_exit freeContext([&] { EVP_MD_CTX_free(context); });
   // Ed25519 hashes internally: no digest is named.
   if (!context ||
       EVP_DigestSignInit(context, nullptr, nullptr, nullptr, key->key.get()) !=
@@ -189,19 +240,19 @@ EntryTrust::load(ArrayRef<std::string> paths) {
     Expected<std::unique_ptr<MemoryBuffer>> file = readKeyFile(path);
     if (!file)
       return file.takeError();
-    BIO *bio = BIO_new_mem_buf((*file)->getBufferStart(),
-                               int((*file)->getBufferSize()));
-    auto freeBio = make_scope_exit([&] { BIO_free(bio); });
-    unsigned found = 0;
-    while (PKey key{PEM_read_bio_PUBKEY(bio, nullptr, noPassphrase, nullptr)}) {
+    std::vector<std::string> blocks = readPEMBlocks(**file, "PUBLIC KEY");
+    for (const std::string &der : blocks) {
+      PKey key = parseKey(der, /*isPrivate=*/false);
+      ERR_clear_error();
+      if (!key)
+        return keyError("'" + path +
+                        "' holds a public key OpenSSL cannot read");
       Expected<std::string> raw = getRawPublicKey(key.get(), path);
       if (!raw)
         return raw.takeError();
       trust->keys->keys.emplace_back(std::move(*raw), std::move(key));
-      ++found;
     }
-    ERR_clear_error();
-    if (!found)
+    if (blocks.empty())
       return keyError("'" + path +
                       "' holds no PEM public key (make one with openssl pkey "
                       "-in KEY -pubout)");
@@ -222,7 +273,7 @@ bool EntryTrust::verify(StringRef rawPublicKey, StringRef signature,
     return false;
   std::array<uint8_t, 32> digest = getSignedDigest(redisKey, value);
   EVP_MD_CTX *context = EVP_MD_CTX_new();
-  auto freeContext = make_scope_exit([&] { EVP_MD_CTX_free(context); });
+  scope_exit freeContext([&] { EVP_MD_CTX_free(context); });
   bool valid =
       context &&
       EVP_DigestVerifyInit(context, nullptr, nullptr, nullptr,

@@ -21,6 +21,11 @@ using namespace llvm;
 using namespace mlir::xpu;
 using Clock = std::chrono::steady_clock;
 
+/// Bytes taken from the socket at once, and the room of the BIO pair: a
+/// few records per system call, as the plain connection reads.
+constexpr size_t kSocketChunk = 64 * 1024;
+constexpr size_t kPairBuffer = 4 * kSocketChunk;
+
 struct TLSSession::State {
   int fd = -1;
   std::string address;
@@ -74,7 +79,7 @@ struct TLSSession::State {
 
   /// Receives bytes for OpenSSL, as many as the pair takes.
   Error fill(Clock::time_point deadline) {
-    char chunk[16 * 1024];
+    char chunk[kSocketChunk];
     size_t room =
         std::min(sizeof(chunk), BIO_ctrl_get_write_guarantee(network));
     if (room == 0)
@@ -151,7 +156,8 @@ Error TLSSession::State::configure(StringRef host, const RedisTLSFiles &files) {
   }
   ssl = SSL_new(context);
   BIO *internal = nullptr;
-  if (!ssl || BIO_new_bio_pair(&internal, 0, &network, 0) != 1)
+  if (!ssl ||
+      BIO_new_bio_pair(&internal, kPairBuffer, &network, kPairBuffer) != 1)
     return failed("cannot create a TLS connection");
   SSL_set_bio(ssl, internal, internal);
   // The certificate must name what the URL names: an IP address as an IP
@@ -211,5 +217,19 @@ Expected<size_t> TLSSession::read(char *buffer, size_t size,
                                    deadline, "read");
   if (!got)
     return got.takeError();
-  return size_t(*got);
+  // Records already received are decrypted in the same call: one call per
+  // socket read, not one per 16 KiB record. A failure stops here and comes
+  // back from the next call's drive.
+  size_t total = size_t(*got);
+  while (total < size) {
+    int more = SSL_read(ssl, buffer + total,
+                        int(std::min<size_t>(size - total, 1 << 30)));
+    if (more <= 0)
+      break;
+    total += size_t(more);
+  }
+  ERR_clear_error();
+  if (Error error = state->flush(deadline))
+    return std::move(error);
+  return total;
 }

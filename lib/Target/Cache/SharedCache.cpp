@@ -93,8 +93,10 @@ SharedCacheTier::SharedCacheTier(const SharedCacheConfig &config)
 
 void SharedCacheTier::dropConnectionsAfterFork() {
   // The sockets are the parent's too: close only this process's
-  // descriptors (nothing is sent), and forget the parent's locks.
+  // descriptors (nothing is sent), and forget the parent's locks. The
+  // parent's other threads, and the connections they held, are not here.
   idle.clear();
+  busy = 0;
   locks.clear();
   ownerPid = ::getpid();
 }
@@ -203,34 +205,78 @@ SharedCacheTier::Outcome SharedCacheTier::run(ArrayRef<StringRef> args,
   return Outcome::Reply;
 }
 
+size_t SharedCacheTier::getMaxConnections() const {
+  // A TLS handshake costs milliseconds of key exchange and certificate
+  // checks, more than the short commands of this tier: with TLS, commands
+  // take turns on one connection.
+  return config.url.tls ? 1 : kMaxIdle;
+}
+
+Expected<std::unique_ptr<RedisConnection>>
+SharedCacheTier::checkOutConnection(Clock::time_point deadline) {
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!returned.wait_until(lock, deadline, [&] {
+          return !idle.empty() || busy + idle.size() < getMaxConnections();
+        }))
+      return createStringError(
+          inconvertibleErrorCode(),
+          formatv("{0}: timed out waiting for a connection", config.url.str()));
+    // The connection waited for failed: the tier is left alone for a
+    // while, not tried once per waiting thread.
+    if (Clock::now() < unavailableUntil)
+      return createStringError(inconvertibleErrorCode(),
+                               formatv("{0}: unavailable", config.url.str()));
+    ++busy;
+    if (!idle.empty()) {
+      std::unique_ptr<RedisConnection> connection = std::move(idle.back());
+      idle.pop_back();
+      return std::move(connection);
+    }
+  }
+  RedisTimeouts timeouts = config.timeouts;
+  timeouts.connect = std::min(
+      timeouts.connect,
+      std::chrono::ceil<std::chrono::milliseconds>(deadline - Clock::now()));
+  Expected<std::unique_ptr<RedisConnection>> connected =
+      RedisConnection::connect(config.url, timeouts, config.security.tls);
+  if (!connected)
+    checkInConnection(nullptr);
+  return connected;
+}
+
+void SharedCacheTier::checkInConnection(
+    std::unique_ptr<RedisConnection> connection) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    --busy;
+    if (connection && idle.size() < kMaxIdle && ownerPid == ::getpid() &&
+        !budget.isSpent())
+      idle.push_back(std::move(connection));
+  }
+  returned.notify_one();
+}
+
 Expected<RedisReply>
 SharedCacheTier::runOnConnection(ArrayRef<StringRef> args, unsigned accepted,
                                  uint64_t maxReplyBytes,
                                  std::chrono::milliseconds timeout) {
-  std::unique_ptr<RedisConnection> connection;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!idle.empty()) {
-      connection = std::move(idle.back());
-      idle.pop_back();
-    }
-  }
-  if (!connection) {
-    RedisTimeouts timeouts = config.timeouts;
-    timeouts.connect = std::min(timeouts.connect, timeout);
-    Expected<std::unique_ptr<RedisConnection>> connected =
-        RedisConnection::connect(config.url, timeouts, config.security.tls);
-    if (!connected)
-      return connected.takeError();
-    connection = std::move(*connected);
+  Clock::time_point deadline = Clock::now() + timeout;
+  Expected<std::unique_ptr<RedisConnection>> connection =
+      checkOutConnection(deadline);
+  if (!connection)
+    return connection.takeError();
+  if (args.empty()) { // Connecting ahead: no command.
+    checkInConnection(std::move(*connection));
+    return RedisReply();
   }
   Expected<RedisReply> result =
-      connection->command(args, accepted, maxReplyBytes, timeout);
-  if (!result)
-    return result;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (idle.size() < kMaxIdle && ownerPid == ::getpid() && !budget.isSpent())
-    idle.push_back(std::move(connection));
+      (*connection)
+          ->command(args, accepted, maxReplyBytes,
+                    std::chrono::ceil<std::chrono::milliseconds>(deadline -
+                                                                 Clock::now()));
+  // A connection that failed mid-command is out of step: drop it.
+  checkInConnection(result ? std::move(*connection) : nullptr);
   return result;
 }
 
@@ -298,6 +344,16 @@ std::optional<bool> SharedCacheTier::exists(StringRef key) {
       reply.kind != RedisReply::Kind::Integer)
     return std::nullopt;
   return reply.integer != 0;
+}
+
+void SharedCacheTier::connectAhead() {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (busy || !idle.empty())
+      return;
+  }
+  RedisReply reply;
+  (void)run({}, RedisStatus, 0, reply);
 }
 
 bool SharedCacheTier::tryLock(StringRef lock, bool &available) {

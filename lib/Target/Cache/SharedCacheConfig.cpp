@@ -151,15 +151,17 @@ Error resolveSecurity(SharedCacheConfig &config,
 }
 } // namespace
 
+std::string mlir::xpu::getSharedCacheURLText(StringRef option) {
+  if (!option.empty())
+    return option.str();
+  return sys::Process::GetEnv("XPU_CODEGEN_CACHE_URL").value_or("");
+}
+
 Expected<std::optional<SharedCacheConfig>>
 mlir::xpu::resolveSharedCache(StringRef option,
                               const SharedCacheSecurity &security) {
-  std::string url = option.str();
-  std::string origin = "cache-url";
-  if (url.empty()) {
-    url = sys::Process::GetEnv("XPU_CODEGEN_CACHE_URL").value_or("");
-    origin = "XPU_CODEGEN_CACHE_URL";
-  }
+  std::string url = getSharedCacheURLText(option);
+  StringRef origin = option.empty() ? "XPU_CODEGEN_CACHE_URL" : "cache-url";
   if (url.empty() || url == "none")
     return std::nullopt;
   Expected<RedisURL> parsed = parseRedisURL(url);

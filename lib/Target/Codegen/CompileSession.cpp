@@ -9,10 +9,13 @@
 #include "NativeCodegenDriverImpl.h"
 
 #include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Target/Cache/SharedCacheConfig.h"
 #include "XPUCodegen/Target/Codegen/BackendSelection.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <unistd.h>
 
 using namespace mlir::xpu;
 
@@ -103,6 +106,27 @@ void CompileSession::openCacheOnce() {
     else
       llvm::consumeError(local.takeError());
   });
+}
+
+void CompileSession::openCacheAhead() {
+  std::string url = getSharedCacheURLText(options.cacheUrl);
+  if (cacheOpener.joinable() || url.empty() || url == "none")
+    return;
+  cacheOpenerPid = ::getpid();
+  cacheOpener = std::thread([this] {
+    if (CompileCache *opened = getCache())
+      opened->connectSharedAhead();
+  });
+}
+
+CompileSession::~CompileSession() {
+  if (!cacheOpener.joinable())
+    return;
+  // A forked child has the object but not the thread.
+  if (cacheOpenerPid == ::getpid())
+    cacheOpener.join();
+  else
+    cacheOpener.detach();
 }
 
 CompileCache *CompileSession::getCache() {

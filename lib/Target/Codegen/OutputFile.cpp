@@ -54,7 +54,7 @@ Error writeInPlace(StringRef path, const std::string &target,
   int fd = ::open(target.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0)
     return makeError(path, "", errno);
-  auto closeFd = make_scope_exit([&] { ::close(fd); });
+  scope_exit closeFd([&] { ::close(fd); });
   // Blocking from here on: a FIFO reader or a device takes its time.
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
   if (int error = writeAll(fd, contents))
@@ -110,7 +110,7 @@ Error mlir::xpu::writeOutputFile(StringRef path, StringRef contents) {
                      "cannot create a temporary file in '" +
                          sys::path::parent_path(*target) + "'",
                      ec.value());
-  auto removeTemp = make_scope_exit([&] { ::unlink(temp.c_str()); });
+  scope_exit removeTemp([&] { ::unlink(temp.c_str()); });
   int error = writeAll(fd, contents);
   // Keep the permissions of the file being replaced.
   if (!error && exists && ::fchmod(fd, st.st_mode & 07777) != 0)

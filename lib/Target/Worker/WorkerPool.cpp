@@ -184,7 +184,7 @@ private:
       if (cancelled)
         worker->cancel();
     }
-    auto release = make_scope_exit([&] { releaseWorker(std::move(worker)); });
+    scope_exit release([&] { releaseWorker(std::move(worker)); });
     ++worker->jobsRun;
     // The job's time limit starts now, on this worker: never while it
     // waited for one.
@@ -201,7 +201,7 @@ private:
   Expected<std::unique_ptr<WorkerProcess>> acquireWorker() {
     std::unique_lock<std::mutex> lock(mutex);
     ++waiting;
-    auto leave = make_scope_exit([&] { --waiting; }); // Under the lock.
+    scope_exit leave([&] { --waiting; }); // Under the lock.
     for (;;) {
       if (cancelled || stopping)
         return makeError(describeProgram(program) +

@@ -120,6 +120,9 @@ public:
   void creditSharedHit(double savedMs) const;
   void creditStoredBuild(double builtMs) const;
 
+  /// Connects to the shared tier, if any, before the first lookup needs it.
+  void connectSharedAhead() const;
+
   /// Compiler identities, so that a fully cached run starts no compiler
   /// worker. `context` names what selects the compiler (backend, worker
   /// path, environment); the identity is reused while every file in

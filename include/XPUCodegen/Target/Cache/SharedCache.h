@@ -34,6 +34,7 @@
 #include "llvm/Support/Error.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -70,6 +71,9 @@ public:
   void unlock(llvm::StringRef lock);
   /// Whether `key` exists; std::nullopt when the server is unavailable.
   std::optional<bool> exists(llvm::StringRef key);
+  /// Opens a connection now, when none is open, so that the first command
+  /// does not wait for the handshake. Fails as a command would.
+  void connectAhead();
 
   /// Credits the budget with a hit of this tier that saved a build of
   /// `saved`, or with a build of `built` whose entry it keeps for others.
@@ -98,6 +102,14 @@ private:
   llvm::Expected<RedisReply>
   runOnConnection(llvm::ArrayRef<llvm::StringRef> args, unsigned accepted,
                   uint64_t maxReplyBytes, std::chrono::milliseconds timeout);
+  /// How many connections this tier opens at most.
+  size_t getMaxConnections() const;
+  /// An idle connection, or a new one while fewer than the most are open,
+  /// waiting for one to be returned until `deadline`.
+  llvm::Expected<std::unique_ptr<RedisConnection>>
+  checkOutConnection(std::chrono::steady_clock::time_point deadline);
+  /// Returns a checked-out connection: kept idle, or null when dropped.
+  void checkInConnection(std::unique_ptr<RedisConnection> connection);
   void markFailed(const std::string &message, bool permanent);
   /// An error reply: a refused write (NOPERM) stops writing.
   void noteErrorReply(llvm::StringRef command, llvm::StringRef message);
@@ -109,6 +121,10 @@ private:
   SharedCacheBudget budget;
   std::mutex mutex;
   std::vector<std::unique_ptr<RedisConnection>> idle;
+  /// Connections checked out (in use, or connecting).
+  size_t busy = 0;
+  /// Signalled when a checked-out connection is returned or dropped.
+  std::condition_variable returned;
   std::chrono::steady_clock::time_point unavailableUntil{};
   bool warned = false;
   /// The server refused a write: no more writes or locks.

@@ -78,6 +78,10 @@ struct SharedCacheConfig {
 /// takes it from the password file, else $XPU_CODEGEN_CACHE_PASSWORD.
 /// Secret files must pass checkSecretFile; keys are loaded here. An invalid
 /// value is an error naming the option or variable (never a password).
+/// The shared tier's URL as given: `option`, else $XPU_CODEGEN_CACHE_URL
+/// (empty or "none": no shared tier). Unchecked.
+std::string getSharedCacheURLText(llvm::StringRef option);
+
 llvm::Expected<std::optional<SharedCacheConfig>>
 resolveSharedCache(llvm::StringRef option,
                    const SharedCacheSecurity &security = {});

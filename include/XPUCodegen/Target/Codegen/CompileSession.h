@@ -31,6 +31,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace mlir::xpu {
@@ -99,6 +100,13 @@ public:
   /// Hands over every result recorded so far (in the order recorded).
   std::vector<ModuleReport> takeResults();
 
+  /// Opens the cache and connects to its shared tier on another thread,
+  /// so that the key loading and the TLS handshake of a shared tier overlap
+  /// the passes before the first lookup. Without a shared tier, nothing.
+  void openCacheAhead();
+
+  ~CompileSession();
+
 private:
   explicit CompileSession(const NativeCodegenOptions &options);
   void openCacheOnce();
@@ -113,6 +121,9 @@ private:
   std::once_flag cacheOnce;
   std::optional<CompileCache> cache;
   std::string cacheError;
+  /// openCacheAhead's thread, joined by the process that started it.
+  std::thread cacheOpener;
+  int cacheOpenerPid = 0;
 
   std::mutex identityMutex;
   llvm::StringMap<CachedCompilerIdentity> identities;

@@ -117,6 +117,14 @@ class TeamServer(RedisServer):
         return sorted(k.decode() for k in
                       self.command("KEYS", "xpu-codegen:v1:entry:*"))
 
+    def connections(self):
+        """Connections accepted so far, the one asking included."""
+        info = self.command("INFO", "stats")
+        for line in info.decode().splitlines():
+            if line.startswith("total_connections_received:"):
+                return int(line.split(":")[1])
+        raise RuntimeError("INFO stats without total_connections_received")
+
 
 def security_env(pki, user=None, ca="ca", sign=None, trust=None):
     """The variables of a client: `user`'s password file, the CA file, the
@@ -238,8 +246,12 @@ def tls(dir):
     team = Team(dir)
     with TeamServer(os.path.join(dir, "redis"), team.pki) as server:
         team.ports = (server.port, server.tls_port)
-        team.run("writer over TLS", server.url("writer"), team.env("writer"))
-        team.run("reader over TLS", server.url("reader"), team.env("reader"))
+        # A handshake costs more than the commands: each run's commands
+        # (lookups, locks and stores from parallel threads) share one.
+        for user in ("writer", "reader"):
+            before = server.connections()
+            team.run(f"{user} over TLS", server.url(user), team.env(user))
+            print("  TLS connections:", server.connections() - before - 1)
         team.run("reader, system CA store", server.url("reader"),
                  team.env("reader", ca=None))
         # Killed mid-handshake: the server has the ClientHello and sent part
