@@ -7,6 +7,7 @@
 #include "CompileCommon.h"
 
 #include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Target/Codegen/CompileSession.h"
 #include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
@@ -64,6 +65,9 @@ bool python::checkOptions(const CompileOptions &options,
                 "count (32, 64, 96, 128, 160, 192, 256, 512)");
   if (std::optional<std::string> problem = checkListed(options))
     return fail(*problem);
+  if (llvm::Error error =
+          checkSharedCacheOptions(getNativeCodegenOptions(options)))
+    return fail(llvm::toString(std::move(error)));
   return true;
 }
 
@@ -160,6 +164,16 @@ void python::defineOptionList(py::module_ &module) {
       py::arg("name"), py::arg("value"),
       "The mistake in option `name` set to `value` (the message every front "
       "end gives), or None.");
+  module.def(
+      "check_shared_cache",
+      [](py::kwargs keywords) -> py::object {
+        if (llvm::Error error = checkSharedCacheOptions(
+                getNativeCodegenOptions(parseCompileOptions(keywords))))
+          return py::str(llvm::toString(std::move(error)));
+        return py::none();
+      },
+      "The mistake in the shared cache options (cache_url and its keys and "
+      "secrets, as the cache will resolve them), or None.");
 }
 
 /// Text for Python: diagnostics quote the user's source, which need not be

@@ -156,6 +156,21 @@ def test_bad_cache_url_message():
         xpu_codegen.compile(spirv("nospill"), cache_url="redis://h:1/x")
 
 
+def test_bad_cache_key_options_name_the_option(tmp_path, monkeypatch):
+    # The keyword is checked, not the variable it overrides.
+    monkeypatch.setenv("XPU_CODEGEN_CACHE_SIGN_KEY", str(tmp_path / "gone"))
+    with pytest.raises(ValueError, match="invalid cache-sign-key: cannot read "
+                                         "the signing key '.*missing.pem'"):
+        xpu_codegen.compile(spirv("nospill"), cache_url="redis://127.0.0.1:1",
+                            cache_sign_key=str(tmp_path / "missing.pem"))
+    monkeypatch.delenv("XPU_CODEGEN_CACHE_SIGN_KEY")
+    (tmp_path / "not-a-key.pub").write_text("hello\n")
+    with pytest.raises(ValueError, match="invalid cache-trust: '.*not-a-key"
+                                         ".pub' holds no PEM public key"):
+        xpu_codegen.compile(spirv("nospill"), cache_url="redis://127.0.0.1:1",
+                            cache_trust=str(tmp_path / "not-a-key.pub"))
+
+
 def test_bad_grf_mode_message():
     with pytest.raises(ValueError, match="grf_mode must be one of 'auto', "
                                          "'small', 'large', 'default'"):

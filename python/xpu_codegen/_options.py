@@ -95,6 +95,9 @@ def _check_options(arch=_default("arch"), grf_mode=_default("grf_mode"),
         cache_password_file=cache_password_file, cache_tls_ca=cache_tls_ca,
         cache_tls_cert=cache_tls_cert, cache_tls_key=cache_tls_key,
         cache_sign_key=cache_sign_key, cache_trust=cache_trust)
+    problem = _xpu_codegen.check_shared_cache(cache_url=cache_url, **security)
+    if problem is not None:
+        raise ValueError(problem)
     cache_dir = _check_cache_dir(cache_dir)
     if not isinstance(flags, str):
         raise TypeError(f"flags must be a str, got {type(flags).__name__}")

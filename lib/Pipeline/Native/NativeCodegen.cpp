@@ -222,7 +222,7 @@ struct NativeCodegenPass
   llvm::Error checkOptions() {
     NativeCodegenPass &options = *this;
     XPU_NATIVE_CODEGEN_OPTIONS(XPU_CHECK_OPTION)
-    return llvm::Error::success();
+    return checkSharedCacheOptions(getNativeCodegenOptions(*this));
   }
 };
 } // namespace

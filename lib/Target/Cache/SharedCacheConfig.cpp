@@ -160,6 +160,17 @@ std::string mlir::xpu::getSharedCacheURLText(StringRef option) {
 Expected<std::optional<SharedCacheConfig>>
 mlir::xpu::resolveSharedCache(StringRef option,
                               const SharedCacheSecurity &security) {
+  Expected<std::optional<SharedCacheConfig>> config =
+      resolveSharedCacheLocation(option);
+  if (!config || !*config)
+    return config;
+  if (Error error = resolveSecurity(**config, security))
+    return std::move(error);
+  return config;
+}
+
+Expected<std::optional<SharedCacheConfig>>
+mlir::xpu::resolveSharedCacheLocation(StringRef option) {
   std::string url = getSharedCacheURLText(option);
   StringRef origin = option.empty() ? "XPU_CODEGEN_CACHE_URL" : "cache-url";
   if (url.empty() || url == "none")
@@ -171,8 +182,6 @@ mlir::xpu::resolveSharedCache(StringRef option,
   SharedCacheConfig config;
   config.url = std::move(*parsed);
   if (Error error = resolveTimeouts(config))
-    return std::move(error);
-  if (Error error = resolveSecurity(config, security))
     return std::move(error);
   return config;
 }

@@ -175,9 +175,10 @@ Error mlir::xpu::checkCodegenOption(CodegenOptionCheck check,
     return Error::success();
   case CodegenOptionCheck::CacheURL:
     // The URL, or $XPU_CODEGEN_CACHE_URL when empty; a bad server is never
-    // an error, only a bad URL.
+    // an error, only a bad URL. The keys and secrets are the other
+    // options' (checkSharedCacheOptions).
     if (Expected<std::optional<SharedCacheConfig>> shared =
-            resolveSharedCache(value);
+            resolveSharedCacheLocation(value);
         !shared)
       return shared.takeError();
     return Error::success();

@@ -76,10 +76,8 @@ CompileSession::getCompiler() const {
   return *compiler;
 }
 
-/// The shared tier's security as the options give it; resolveSharedCache
-/// falls back to the environment for what they leave empty.
-static SharedCacheSecurity
-getSharedCacheSecurity(const NativeCodegenOptions &options) {
+SharedCacheSecurity
+mlir::xpu::getSharedCacheSecurity(const NativeCodegenOptions &options) {
   SharedCacheSecurity security;
   security.passwordFile = options.cachePasswordFile;
   security.tls = {options.cacheTlsCa, options.cacheTlsCert,
@@ -87,6 +85,13 @@ getSharedCacheSecurity(const NativeCodegenOptions &options) {
   security.signKeyFile = options.cacheSignKey;
   security.trustFiles = splitKeyFileList(options.cacheTrust);
   return security;
+}
+
+llvm::Error
+mlir::xpu::checkSharedCacheOptions(const NativeCodegenOptions &options) {
+  llvm::Expected<std::optional<SharedCacheConfig>> shared =
+      resolveSharedCache(options.cacheUrl, getSharedCacheSecurity(options));
+  return shared ? llvm::Error::success() : shared.takeError();
 }
 
 void CompileSession::openCacheOnce() {

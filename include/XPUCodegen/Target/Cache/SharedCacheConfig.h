@@ -78,6 +78,10 @@ struct SharedCacheConfig {
 /// takes it from the password file, else $XPU_CODEGEN_CACHE_PASSWORD.
 /// Secret files must pass checkSecretFile; keys are loaded here. An invalid
 /// value is an error naming the option or variable (never a password).
+/// resolveSharedCache without the security: the URL and the timeouts.
+llvm::Expected<std::optional<SharedCacheConfig>>
+resolveSharedCacheLocation(llvm::StringRef option);
+
 /// The shared tier's URL as given: `option`, else $XPU_CODEGEN_CACHE_URL
 /// (empty or "none": no shared tier). Unchecked.
 std::string getSharedCacheURLText(llvm::StringRef option);

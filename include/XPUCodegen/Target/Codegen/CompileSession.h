@@ -20,6 +20,7 @@
 #define XPUCODEGEN_TARGET_CODEGEN_COMPILESESSION_H
 
 #include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Target/Cache/SharedCacheConfig.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/Worker/CompilerInstallation.h"
@@ -37,6 +38,17 @@
 namespace mlir::xpu {
 
 struct DeviceInfo;
+
+/// The shared tier's security as `options` give it; resolveSharedCache
+/// falls back to the environment for what they leave empty.
+SharedCacheSecurity getSharedCacheSecurity(const NativeCodegenOptions &options);
+
+/// Resolves the shared tier `options` name as opening the cache will: an
+/// invalid URL or timeout variable, or a password file, TLS key, signing
+/// key or trust list that cannot be used, is an error naming the option
+/// or the variable it fell back to. Variables an option overrides are not
+/// read.
+llvm::Error checkSharedCacheOptions(const NativeCodegenOptions &options);
 
 class CompileSession : public std::enable_shared_from_this<CompileSession> {
 public:
