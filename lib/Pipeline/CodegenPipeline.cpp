@@ -55,8 +55,6 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
                                      std::shared_ptr<CompileSession> session) {
   if (!session)
     session = CompileSession::create(getNativeCodegenOptions(options));
-  // The shared tier's handshake overlaps the passes before the lookups.
-  session->openCacheAhead();
   pm.addPass(createXPUAttachTarget(options));
   // A module that cannot launch is marked and reported at the end.
   pm.addPass(createXPUSelectGRFMode(options, /*keepGoing=*/true));

@@ -159,7 +159,10 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
     of it is lowered, emitted or compiled: a fully warm run starts no
     process. Lookups only read the IR and run in parallel on the context's
     threads (one module's round trip to the shared tier overlaps another's
-    digest and signature check); modules are replaced in IR order.
+    digest and signature check); modules are replaced in IR order. When
+    the pass manager starts, the pass opens the cache and connects to the
+    shared tier on a thread of its own, so that the passes ahead of it
+    overlap the key loading and the TLS handshake.
 
     On a miss the module is marked with its digest
     (`xpu.module_cache_key`) and `xpu-native-codegen` stores the outcome

@@ -390,6 +390,15 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     this->pipelineKey = pipelineKey.str();
   }
 
+  /// Runs when the pass manager starts, before the passes ahead of this
+  /// one: the shared tier's keys and handshake overlap them.
+  LogicalResult initialize(MLIRContext *) override {
+    if (!session)
+      session = CompileSession::getShared(getNativeCodegenOptions(*this));
+    session->openCacheAhead();
+    return success();
+  }
+
   void runOnOperation() override {
     if (!session)
       session = CompileSession::getShared(getNativeCodegenOptions(*this));

@@ -114,7 +114,8 @@ public:
 
   /// Opens the cache and connects to its shared tier on another thread,
   /// so that the key loading and the TLS handshake of a shared tier overlap
-  /// the passes before the first lookup. Without a shared tier, nothing.
+  /// the passes before the first lookup. Without a shared tier, nothing;
+  /// once per session.
   void openCacheAhead();
 
   ~CompileSession();
