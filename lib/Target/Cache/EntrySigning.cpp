@@ -114,7 +114,7 @@ std::vector<std::string> readPEMBlocks(const MemoryBuffer &file,
       blocks.emplace_back(reinterpret_cast<char *>(data), size_t(size));
     OPENSSL_free(blockName);
     OPENSSL_free(header);
-    OPENSSL_free(data);
+    OPENSSL_clear_free(data, size_t(std::max(size, 0L)));
   }
   ERR_clear_error();
   return blocks;
@@ -183,6 +183,8 @@ Expected<std::shared_ptr<const EntrySigner>> EntrySigner::load(StringRef path) {
     return file.takeError();
   std::vector<std::string> blocks = readPEMBlocks(**file, "PRIVATE KEY");
   PKey key = blocks.empty() ? nullptr : parseKey(blocks.front(), true);
+  for (std::string &block : blocks) // The key's copies outside OpenSSL.
+    OPENSSL_cleanse(block.data(), block.size());
   ERR_clear_error();
   if (!key)
     return keyError("'" + path +
