@@ -109,11 +109,18 @@ Error resolveSecurity(SharedCacheConfig &config,
   if (security.trustFiles.empty())
     security.trustFiles =
         splitKeyFileList(orEnv("", "XPU_CODEGEN_CACHE_TRUST"));
+  // Errors name the option, or the variable it fell back to.
+  auto invalid = [](bool fromOption, StringRef option, StringRef variable,
+                    Error error) {
+    return configError("invalid " + (fromOption ? option : variable) + ": " +
+                       toString(std::move(error)));
+  };
   if (config.url.password.empty()) {
     if (!security.passwordFile.empty()) {
       Expected<std::string> password = readPasswordFile(security.passwordFile);
       if (!password)
-        return password.takeError();
+        return invalid(!options.passwordFile.empty(), "cache-password-file",
+                       "XPU_CODEGEN_CACHE_PASSWORD_FILE", password.takeError());
       config.url.password = std::move(*password);
     } else {
       config.url.password =
@@ -122,29 +129,22 @@ Error resolveSecurity(SharedCacheConfig &config,
   }
   if (!security.tls.keyFile.empty())
     if (Error error = checkSecretFile(security.tls.keyFile, "TLS client key"))
-      return error;
-  // Errors name the option, or the variable it fell back to.
-  auto origin = [](bool fromOption, StringRef option, StringRef variable) {
-    return fromOption ? option : variable;
-  };
+      return invalid(!options.tls.keyFile.empty(), "cache-tls-key",
+                     "XPU_CODEGEN_CACHE_TLS_KEY", std::move(error));
   if (!security.signKeyFile.empty()) {
     Expected<std::shared_ptr<const EntrySigner>> signer =
         EntrySigner::load(security.signKeyFile);
     if (!signer)
-      return configError("invalid " +
-                         origin(!options.signKeyFile.empty(), "cache-sign-key",
-                                "XPU_CODEGEN_CACHE_SIGN_KEY") +
-                         ": " + toString(signer.takeError()));
+      return invalid(!options.signKeyFile.empty(), "cache-sign-key",
+                     "XPU_CODEGEN_CACHE_SIGN_KEY", signer.takeError());
     config.signer = std::move(*signer);
   }
   if (!security.trustFiles.empty()) {
     Expected<std::shared_ptr<const EntryTrust>> trust =
         EntryTrust::load(security.trustFiles);
     if (!trust)
-      return configError("invalid " +
-                         origin(!options.trustFiles.empty(), "cache-trust",
-                                "XPU_CODEGEN_CACHE_TRUST") +
-                         ": " + toString(trust.takeError()));
+      return invalid(!options.trustFiles.empty(), "cache-trust",
+                     "XPU_CODEGEN_CACHE_TRUST", trust.takeError());
     config.trust = std::move(*trust);
   }
   return Error::success();
