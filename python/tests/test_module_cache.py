@@ -26,6 +26,7 @@ def test_warm_mlir_compile_skips_lowering(tmp_path, monkeypatch):
     assert [m.cache for m in warm] == ["hit", "hit"]
     assert [m.report_entry["cache_level"] for m in warm] == [
         "module", "module"]
+    assert [m.report_entry["cache_tier"] for m in warm] == ["local", "local"]
     assert [(m.grf_mode, m.n_regs, m.build_flags, m.decision) for m in warm] \
         == [(m.grf_mode, m.n_regs, m.build_flags, m.decision) for m in cold]
 

@@ -111,6 +111,7 @@ def test_signed_entries_through_keywords(team_server, tmp_path):
         **_security(pki, "reader", cache_trust=[pki / "other.pub",
                                                  pki / "team.pub"]))
     assert read.cache == "hit"
+    assert read.report_entry["cache_tier"] == "shared"
     assert read.binary == written.binary
     with pytest.warns(xpu_codegen.CompileWarning,
                       match="a key not in cache-trust") as caught:

@@ -424,7 +424,8 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     });
     for (auto [module, lookup] : llvm::zip_equal(modules, lookups)) {
       double savedMs = 0;
-      if (lookup.record && succeeded(replay(module, *lookup.record, savedMs))) {
+      if (lookup.record && succeeded(replay(module, *lookup.record,
+                                            lookup.fromShared, savedMs))) {
         if (lookup.fromShared)
           cache->creditSharedHit(savedMs);
         ++numHits;
@@ -472,7 +473,7 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
   /// that does not read back, names taken in this file) is a miss, with
   /// the IR untouched.
   LogicalResult replay(gpu::GPUModuleOp module, const ModuleCacheRecord &record,
-                       double &savedMs) {
+                       bool fromShared, double &savedMs) {
     MLIRContext *context = &getContext();
     OwningOpRef<ModuleOp> holder = ModuleOp::create(UnknownLoc::get(context));
     {
@@ -524,13 +525,17 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
       if (!isReportEntryArray(*report))
         return failure();
       savedMs += getCompileMs(*report);
+      // Which tier the hit came from (xpu-native-codegen marks the rest).
+      for (llvm::json::Value &reportEntry : *report->getAsArray())
+        if (llvm::json::Object *object = reportEntry.getAsObject())
+          (*object)[fields::kCacheTier] = fromShared ? "shared" : "local";
       SmallVector<Attribute> diagnostics;
       for (const auto &[severity, message] : entry.diagnostics)
         diagnostics.push_back(
             ReplayedDiagnosticAttr::get(context, severity, message));
       binary->setAttr(
           XPUDialect::kModuleCacheHitAttrName,
-          ModuleCacheHitAttr::get(context, entry.report,
+          ModuleCacheHitAttr::get(context, llvm::formatv("{0}", *report).str(),
                                   ArrayAttr::get(context, diagnostics)));
     }
     for (gpu::BinaryOp binary : binaries) {

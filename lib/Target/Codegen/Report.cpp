@@ -121,8 +121,15 @@ mlir::xpu::getReportEntry(const ModuleCompileResult &result) {
   };
   // Which cache level the result came from: "build" here (every build was
   // in the cache); "module" when xpu-module-cache replays the whole module.
-  if (result.cache == "hit")
+  // And from which tier: "shared" when any build came from the shared tier.
+  if (result.cache == "hit") {
     entry[fields::kCacheLevel] = "build";
+    bool shared =
+        llvm::any_of(result.decision.attempts, [](const BuildAttempt &attempt) {
+          return attempt.cacheTier == "shared";
+        });
+    entry[fields::kCacheTier] = shared ? "shared" : "local";
+  }
   // The sub-group size the module's kernels require, when they agree.
   if (std::optional<uint32_t> size = getCommonRequiredSubgroupSize(result))
     entry[fields::kSubgroupSize] = *size;

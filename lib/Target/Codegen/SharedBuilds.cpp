@@ -200,6 +200,7 @@ std::optional<BuildAttempt> NativeCodegenDriver::Batch::lookupCachedBuild(
   if (fromShared)
     impl.cache->creditSharedHit(cached->compileMs);
   cached->compileMs = 0;
+  cached->cacheTier = fromShared ? "shared" : "local";
   return std::move(*cached);
 }
 

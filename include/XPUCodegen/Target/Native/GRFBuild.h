@@ -149,6 +149,9 @@ struct BuildAttempt {
   double compileMs = 0;
   /// Cache status of this build: "hit", "miss" or "off".
   std::string cache = "off";
+  /// Of a hit: "local" (this machine's cache directory) or "shared" (the
+  /// shared tier). Not stored with the build.
+  std::string cacheTier;
   /// True when an earlier module of the same batch (in input order) asked
   /// for the identical build: this one was deduplicated, not run again.
   bool reused = false;

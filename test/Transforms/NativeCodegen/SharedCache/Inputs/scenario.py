@@ -31,6 +31,12 @@ def reference(dir, input):
     return run
 
 
+def tiers(report):
+    """Where the hits of a report came from ("-": not a hit)."""
+    return " ".join(sorted({m.get("cache_tier", "-")
+                            for m in report["modules"]}))
+
+
 def warm(dir):
     """Two machines: the second compiles nothing and starts no worker."""
     input = setup(dir)
@@ -53,6 +59,7 @@ def warm(dir):
         check(b.returncode == 0, b.stderr)
         print("machine b:", " ".join(b.cache_states()), "workers started",
               count_lines(log) - started)
+        print("machine b tiers:", tiers(b.report))
         print("identical output:", a.output == b.output)
         print("warnings:", len(a.warnings()) + len(b.warnings()))
         # b copied what it took into its own cache: without the server it
@@ -62,6 +69,7 @@ def warm(dir):
                 extra="cache-url=none")
     print("machine b again, no server:", " ".join(c.cache_states()),
           "workers started", count_lines(log) - started)
+    print("machine b again tiers:", tiers(c.report))
 
 
 def corrupt(dir):
@@ -259,9 +267,10 @@ def pipeline(dir):
     worker, log = make_worker_wrapper(dir)
     with RedisServer(os.path.join(dir, "redis")) as server:
         runs = {}
-        for name in ("a", "b"):
+        # "b-again": machine b's second run, from its own cache.
+        for name in ("a", "b", "b-again"):
             report = os.path.join(dir, name + ".json")
-            options = (f"arch=pvc backend=ocloc cache-dir={dir}/{name} "
+            options = (f"arch=pvc backend=ocloc cache-dir={dir}/{name[0]} "
                        f"cache-url={server.url} report={report}")
             before = count_lines(log)
             p = subprocess.run(
@@ -274,8 +283,9 @@ def pipeline(dir):
             modules = json.load(open(report))["modules"]
             runs[name] = open(os.path.join(dir, name + ".mlir"), "rb").read()
             levels = sorted({f"{m.get('cache')}/{m.get('cache_level', '-')}"
+                             f"/{m.get('cache_tier', '-')}"
                              for m in modules})
-            print(f"machine {name}: {len(modules)} modules",
+            print(f"machine {name.replace('-', ' ')}: {len(modules)} modules",
                   " ".join(levels), "workers started",
                   count_lines(log) - before, "warnings",
                   p.stderr.count("warning"))
