@@ -16,8 +16,12 @@ using namespace llvm;
 bool mlir::xpu::pinsGRFOrThreads(StringRef flag) {
   std::string lower = flag.lower();
   StringRef text = lower;
+  // -cl-intel-reqd-eu-thread-count=N asks for a thread count that only
+  // some register counts give (compute-runtime 26.14+ refuses the module at
+  // zeModuleCreate when the two disagree).
   return text.contains("grf") || text.contains("register-file") ||
-         text.contains("thread-per-eu") || text.contains("threads-per-eu");
+         text.contains("thread-per-eu") || text.contains("threads-per-eu") ||
+         text.contains("thread-count");
 }
 
 Error mlir::xpu::checkExtraFlags(StringRef flags) {

@@ -112,6 +112,10 @@ void mlir::xpu::registerCodegenPipeline() {
           return failure();
         if (options.report.hasValue() && options.report.empty())
           return errorHandler("xpu-codegen-pipeline: report= needs a path");
+        if (llvm::Error error = checkPredictionBand(options.predictSmallBelow,
+                                                    options.predictLargeAbove))
+          return errorHandler("xpu-codegen-pipeline: " +
+                              llvm::toString(std::move(error)));
         buildCodegenPipeline(pm, options);
         return success();
       },

@@ -7,8 +7,8 @@
 #include "CompileCommon.h"
 
 #include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/Codegen/CompileSession.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -65,6 +65,9 @@ bool python::checkOptions(const CompileOptions &options,
                 "count (32, 64, 96, 128, 160, 192, 256, 512)");
   if (std::optional<std::string> problem = checkListed(options))
     return fail(*problem);
+  if (llvm::Error error = checkPredictionBand(options.predictSmallBelow,
+                                              options.predictLargeAbove))
+    return fail(llvm::toString(std::move(error)));
   if (llvm::Error error =
           checkSharedCacheOptions(getNativeCodegenOptions(options)))
     return fail(llvm::toString(std::move(error)));

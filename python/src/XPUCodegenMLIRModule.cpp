@@ -20,10 +20,11 @@
 
 #include "XPUCodegen/InitAllXPU.h"
 #include "XPUCodegen/Pipeline/Lower/UpstreamVerifierGuard.h"
+#include "XPUCodegen/Support/CheckedThread.h"
+#include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Support/SourceScreening.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -217,10 +218,16 @@ CompileOutcome compileMLIROnLargeStack(const std::string &text,
                                        const std::string &bufferName,
                                        const CompileOptions &options) {
   CompileOutcome outcome;
-  llvm::thread thread(std::optional<unsigned>(kScreenedStackBytes), [&] {
-    outcome = compileMLIR(text, bufferName, options);
-  });
-  thread.join();
+  llvm::Expected<CheckedThread> thread = CheckedThread::start(
+      [&] { outcome = compileMLIR(text, bufferName, options); },
+      kScreenedStackBytes);
+  // Under a pids limit: an error of this compile, not an abort of Python.
+  if (!thread) {
+    outcome.addError(bufferName +
+                     ": error: " + llvm::toString(thread.takeError()));
+    return outcome;
+  }
+  thread->join();
   return outcome;
 }
 

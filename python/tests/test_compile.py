@@ -8,7 +8,7 @@ import pytest
 
 import xpu_codegen
 from conftest import (BUILD_BIN, ELF_MAGIC, EXAMPLES, INPUTS, REPO, free_port,
-                      redis_server, spirv)
+                      redis_server, run_cli, spirv)
 
 
 def test_nospill_auto_keeps_small(no_cache):
@@ -254,3 +254,38 @@ def test_link_false_gives_one_binary_per_module(no_cache):
         {n: facts(m) for n, m in alone.items()}
     with pytest.raises(TypeError):
         xpu_codegen.compile(LINK_INPUT.read_text(), link="no", **no_cache)
+
+
+def test_renamed_copy_names_its_own_kernel(no_cache, tmp_path):
+    # A copy equal to @orig::@kern_a up to names (@copy::@kern_b) shares
+    # @orig's binary. Its Module once listed only kern_a: a host asking for
+    # kern_b found nothing. It lists kern_b, and binary_name says what the
+    # binary calls it.
+    kernel = """
+    gpu.func @NAME(%buf: memref<64xf32>) kernel {
+      %i = gpu.thread_id x
+      %v = memref.load %buf[%i] : memref<64xf32>
+      %w = arith.mulf %v, %v : f32
+      memref.store %w, %buf[%i] : memref<64xf32>
+      gpu.return
+    }"""
+    source = ("module attributes {gpu.container_module} {\n"
+              f"gpu.module @orig {{{kernel.replace('NAME', 'kern_a')}}}\n"
+              f"gpu.module @copy {{{kernel.replace('NAME', 'kern_b')}}}\n}}")
+    for link in (True, False):
+        modules = {m.name: m for m in xpu_codegen.compile(
+            source, link=link, **no_cache)}
+        copy = modules["copy"]
+        assert [k.name for k in copy.kernels] == ["kern_b"]
+        assert [k.binary_name for k in copy.kernels] == ["kern_a"]
+        assert copy.report_entry["deduplicated_from"] == "orig"
+        assert [k.binary_name for k in modules["orig"].kernels] == ["kern_a"]
+        in_binary = [k.name for k in
+                     xpu_codegen.read_zebin(copy.binary).kernels]
+        assert copy.kernels[0].binary_name in in_binary
+    path = tmp_path / "renamed.mlir"
+    path.write_text(source)
+    result = run_cli("compile", path, "--arch", "pvc", "--cache-dir", "none",
+                     "-o", tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "kern_b (as kern_a)" in result.stdout, result.stdout

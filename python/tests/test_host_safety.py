@@ -508,3 +508,57 @@ def test_huge_compiler_log_is_bounded_in_the_report(tmp_path):
     assert dropped and int(dropped[1]) > (63 << 20), error[-300:]
     assert len(error) < (64 << 10) + 1000
     assert len(result.stderr) < (64 << 10) + 2000
+
+
+_CACHE_HIT = ('module attributes {gpu.container_module} {\n'
+              'gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<'
+              'report = "REPORT", diagnostics = DIAGNOSTICS>} '
+              '[#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, '
+              '"\\07">]\n}')
+
+
+@pytest.mark.parametrize("report", [
+    '[{\\"module\\": \\"hit\\", \\"kernels\\": [1]}]',
+    '[{\\"module\\": \\"hit\\"}]',
+    '[{\\"error\\": \\"x\\"}]',
+    '[{\\"module\\": \\"hit\\", \\"arch\\": \\"pvc\\", \\"error\\": \\"x\\"}]',
+])
+def test_cache_hit_reports_the_verifier_takes_are_readable(report):
+    # Reports the verifier accepted (an array of objects) made compile()
+    # raise KeyError/TypeError; the verifier now holds them to the schema
+    # every reader relies on: a located CompileError.
+    source = _CACHE_HIT.replace("REPORT", report).replace("DIAGNOSTICS", "[]")
+    with pytest.raises(xpu_codegen.CompileError, match="cache hit report"):
+        xpu_codegen.compile(source, arch="pvc", cache_dir="none")
+
+
+def test_deeply_nested_cache_hit_report_is_a_clean_error():
+    # 2.5 million '[' in the report overflowed the stack in LLVM's JSON
+    # parser (SIGSEGV), under the verifier, in xpu-opt and Python.
+    source = _CACHE_HIT.replace("REPORT", "[" * 2500000).replace(
+        "DIAGNOSTICS", "[]")
+    with pytest.raises(xpu_codegen.CompileError,
+                       match="nested deeper than 64 levels"):
+        xpu_codegen.compile(source, arch="pvc", cache_dir="none")
+
+
+def test_replayed_error_is_refused():
+    # A replayed error was printed yet xpu-opt exited 0; a cache hit never
+    # holds an error (failed modules are not cached).
+    source = _CACHE_HIT.replace("REPORT", "[]").replace(
+        "DIAGNOSTICS", '[#xpu.replayed_diagnostic<severity = error, '
+        'message = "replayed err">]')
+    with pytest.raises(xpu_codegen.CompileError):
+        xpu_codegen.compile(source, arch="pvc", cache_dir="none")
+
+
+def test_jobs_is_bounded_in_every_front_end(tmp_path):
+    # jobs=100000 started workers until the process table was full.
+    with pytest.raises(ValueError, match="jobs"):
+        xpu_codegen.compile(spirv("nospill"), name="m", arch="pvc",
+                            cache_dir="none", jobs=1025)
+    path = tmp_path / "m.mlir"
+    path.write_text("module {}")
+    result = run_cli("compile", path, "--arch", "pvc", "--jobs", "100000")
+    assert result.returncode == 2, result.stderr
+    assert "jobs" in result.stderr

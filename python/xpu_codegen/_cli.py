@@ -176,7 +176,10 @@ def _print_modules(modules, out):
         attempts = " ".join(f"{a.grf_mode}:{a.spill_size}"
                             for a in m.attempts)
         for k in m.kernels:
-            rows.append([m.name, k.name, m.arch, m.grf_mode, m.n_regs,
+            # A host asks the binary for binary_name.
+            kernel = k.name if k.binary_name in ("", k.name) else \
+                f"{k.name} (as {k.binary_name})"
+            rows.append([m.name, kernel, m.arch, m.grf_mode, m.n_regs,
                          k.grf_count, k.threads_per_eu or "-", k.simd,
                          k.spill_size, k.private_size, k.n_spills, attempts])
     header = ["module", "kernel", "arch", "grf_mode", "n_regs", "grf_count",

@@ -25,6 +25,7 @@ def _module_from_entry(entry: dict, binary: bytes) -> Module:
             scratch_size=k.get(F.SCRATCH_SIZE, 0),
             n_spills=k[F.N_SPILLS],
             threads_per_eu=k.get(F.THREADS_PER_EU, 0),
+            binary_name=k.get(F.LINKED_NAME, k[F.NAME]),
         )
         for k in entry[F.KERNELS]
     )
@@ -77,17 +78,31 @@ def _error_for(diagnostics: str, entries: Sequence[dict],
     return CompileError(diagnostics, entries, modules)
 
 
+def _read_entries(entries: Sequence[dict], binaries) -> list:
+    """The Modules of report entries; an entry that does not hold what the
+    report schema promises (ReportSchema.h checks every entry that comes
+    from outside the run) is a CompileError, never a KeyError."""
+    try:
+        return [_module_from_entry(entry, binary)
+                for entry, binary in zip(entries, binaries)]
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise CompileError(f"error: malformed report entry: {error!r}",
+                           entries) from None
+
+
 def _modules_of(outcome: dict):
     """The modules of a native outcome and its warnings (text, or "");
     raises the CompileError of a failed one."""
     entries = [m["entry"] for m in outcome["modules"]]
     if not outcome["success"]:
-        good = [_module_from_entry(entry, m["binary"])
-                for entry, m in zip(entries, outcome["modules"])
-                if m["binary"] is not None and F.ERROR not in entry]
+        compiled = [(entry, m["binary"])
+                    for entry, m in zip(entries, outcome["modules"])
+                    if m["binary"] is not None and F.ERROR not in entry]
+        good = _read_entries([e for e, _ in compiled],
+                             [b for _, b in compiled])
         raise _error_for(outcome["diagnostics"], entries, good)
-    modules = [_module_from_entry(entry, m["binary"])
-               for entry, m in zip(entries, outcome["modules"])]
+    modules = _read_entries(entries,
+                            [m["binary"] for m in outcome["modules"]])
     return modules, outcome["diagnostics"].rstrip()
 
 

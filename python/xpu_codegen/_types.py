@@ -79,6 +79,11 @@ class Kernel:
     #: Hardware threads one vector engine runs at ``grf_count`` registers
     #: (docs/Devices.md); 0 where the device table has no such count.
     threads_per_eu: int = 0
+    #: The kernel's name in the module's binary, what a host asks the
+    #: driver for (``zeKernelCreate``): ``name`` unless linking or
+    #: deduplication gave the binary another name for it (a renamed copy of
+    #: a kernel shares its original's binary; docs/NativeCodegen.md).
+    binary_name: str = ""
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@
 #include "XPUCodegen/InitAllXPU.h"
 #include "XPUCodegen/Pipeline/Lower/UpstreamVerifierGuard.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Support/CheckedThread.h"
 #include "XPUCodegen/Support/SourceScreening.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -208,10 +209,17 @@ int main(int argc, char **argv) {
   xpu::setDeferModuleFailures(true);
   LogicalResult result = failure();
   // Parser, verifier, passes and printer recurse per nesting level.
-  llvm::thread worker(std::optional<unsigned>(xpu::kScreenedStackBytes), [&] {
-    result = runOnFiles(inputFilename, outputFilename, registry, config);
-  });
-  worker.join();
+  llvm::Expected<xpu::CheckedThread> worker = xpu::CheckedThread::start(
+      [&] {
+        result = runOnFiles(inputFilename, outputFilename, registry, config);
+      },
+      xpu::kScreenedStackBytes);
+  if (!worker) {
+    llvm::errs() << "xpu-opt: error: " << llvm::toString(worker.takeError())
+                 << "\n";
+    return EXIT_FAILURE;
+  }
+  worker->join();
   if (failed(result))
     return EXIT_FAILURE;
   return xpu::getNumDeferredModuleFailures() ? EXIT_FAILURE : EXIT_SUCCESS;

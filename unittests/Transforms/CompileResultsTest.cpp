@@ -11,8 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 
 #include "mlir/IR/MLIRContext.h"

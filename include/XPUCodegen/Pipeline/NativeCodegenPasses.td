@@ -22,7 +22,9 @@ def XPUStartWorkers : Pass<"xpu-start-workers", "::mlir::ModuleOp"> {
     When a `gpu.module` with an `#xpu.target` is left to compile (not
     failed, not replaced by `xpu-module-cache`), starts the compiler workers
     that `xpu-native-codegen` with the same options will use, in the
-    background, and returns at once: they load IGC, and answer the compiler
+    background (as many as `jobs` allows, but never more than the builds
+    ahead: one per module and target, two for `auto`), and returns at once:
+    they load IGC, and answer the compiler
     identity query when the cache does not hold the identity yet (a new
     cache, or `cache-dir=none`), while the modules are lowered and emitted.
     Only for a backend known without probing Level Zero (`ocloc`, or `auto`

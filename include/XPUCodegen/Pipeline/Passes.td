@@ -125,16 +125,22 @@ def XPUDedupeModules : Pass<"xpu-dedupe-modules", "::mlir::ModuleOp"> {
     names (the module's and those of the functions inside, as in IREE's
     "1000 executables, 50 unique"), keeps the first of each group, rewrites
     every `gpu.launch_func` of the others to the kept module's matching
-    kernel, and erases them. The kept module lists the names it stands for in
-    `xpu.duplicates`; `xpu-native-codegen` reports every original module,
-    the folded ones with `"deduplicated_from"`. Targets, GRF modes and every
-    other attribute take part in the comparison; modules marked `xpu.error`
-    are left alone.
+    kernel, and erases them. The kept module lists the modules it stands for
+    in `xpu.duplicates`: a name, or `{module = "copy", kernels = {own =
+    "kept"}}` when the copy's kernels are named differently;
+    `xpu-native-codegen` reports every original module, the folded ones with
+    `"deduplicated_from"` and each kernel under the copy's own name (with
+    `"linked_name"`, its name in the binary, where that differs). Targets,
+    GRF modes and every other attribute take part in the comparison; modules
+    marked `xpu.error` are left alone. Linear in modules and launches: one
+    digest per module, one walk over the launches.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
   let statistics = [
     Statistic<"numFolded", "folded", "Modules folded into an equal one">,
+    Statistic<"numRedirected", "redirected",
+              "Launches redirected to a kept module">,
   ];
 }
 

@@ -12,9 +12,11 @@
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
 
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <atomic>
 
@@ -25,6 +27,65 @@ namespace mlir::xpu {
 
 using namespace mlir;
 using namespace mlir::xpu;
+
+/// Adds SubgroupDispatch (and SPIR-V 1.1, which it needs) to `module`'s
+/// version-capability-extension triple, for a SubgroupSize mode.
+static void requireSubgroupDispatch(spirv::ModuleOp module) {
+  std::optional<spirv::VerCapExtAttr> vce = module.getVceTriple();
+  if (!vce)
+    return;
+  SmallVector<spirv::Capability> capabilities =
+      llvm::to_vector(vce->getCapabilities());
+  if (!llvm::is_contained(capabilities, spirv::Capability::SubgroupDispatch))
+    capabilities.push_back(spirv::Capability::SubgroupDispatch);
+  module.setVceTripleAttr(spirv::VerCapExtAttr::get(
+      std::max(vce->getVersion(), spirv::Version::V_1_1), capabilities,
+      llvm::to_vector(vce->getExtensions()), module.getContext()));
+}
+
+/// A spirv.module (IMEX's shape) is serialized as written, so the sub-group
+/// size every other kernel gets is written into it: each Kernel entry point
+/// without a SubgroupSize mode gets the size resolved for the kernel
+/// declared beside it (its intel_reqd_sub_group_size), else the targets';
+/// none for 0.
+static LogicalResult applySPIRVSubgroupSizes(gpu::GPUModuleOp module,
+                                             ArrayRef<TargetAttr> targets) {
+  auto spirvModules = module.getOps<spirv::ModuleOp>();
+  if (targets.empty() || spirvModules.empty())
+    return success();
+  spirv::ModuleOp spirvModule = *spirvModules.begin();
+  llvm::StringSet<> sized;
+  for (auto mode : spirvModule.getOps<spirv::ExecutionModeOp>())
+    if (mode.getExecutionMode() == spirv::ExecutionMode::SubgroupSize)
+      sized.insert(mode.getFn());
+  OpBuilder builder(module.getContext());
+  bool added = false;
+  for (auto entry :
+       llvm::make_early_inc_range(spirvModule.getOps<spirv::EntryPointOp>())) {
+    if (entry.getExecutionModel() != spirv::ExecutionModel::Kernel ||
+        sized.contains(entry.getFn()))
+      continue;
+    Operation *kernel = module.lookupSymbol(entry.getFnAttr().getAttr());
+    if (!kernel || !isGPUKernel(kernel))
+      kernel = entry; // No declaration: the targets' size.
+    FailureOr<std::optional<unsigned>> size =
+        resolveSubgroupSize(kernel, targets);
+    if (failed(size))
+      return failure();
+    if (!*size || **size == 0)
+      continue;
+    builder.setInsertionPointAfter(entry);
+    spirv::ExecutionModeOp::create(
+        builder, entry.getLoc(), entry.getFnAttr(),
+        spirv::ExecutionModeAttr::get(builder.getContext(),
+                                      spirv::ExecutionMode::SubgroupSize),
+        builder.getI32ArrayAttr({static_cast<int32_t>(**size)}));
+    added = true;
+  }
+  if (added)
+    requireSubgroupDispatch(spirvModule);
+  return success();
+}
 
 namespace {
 struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
@@ -115,7 +176,10 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
     if (succeeded(checkTargets(module)) &&
         // Kernels lowered elsewhere get their sub-group size here at the
         // latest.
-        succeeded(applySubgroupSizes(module, getXPUTargets(module))))
+        succeeded(applySubgroupSizes(module, getXPUTargets(module))) &&
+        // A spirv.module is serialized as written: its entry points get
+        // the same sizes.
+        succeeded(applySPIRVSubgroupSizes(module, getXPUTargets(module))))
       return;
     emission.error = recorder.getMessage("xpu-emit-spirv: emission failed");
   }

@@ -59,13 +59,44 @@ static std::string getCanonicalDigest(gpu::GPUModuleOp module) {
   return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(text)));
 }
 
+/// The record of `duplicate` for the kept module's `xpu.duplicates`: its
+/// name, or, when kernels differ in name, {module, kernels = {own name =
+/// kept module's name}} so that its report and binary lookups use its own
+/// kernel names.
+static Attribute
+getDuplicateRecord(gpu::GPUModuleOp duplicate,
+                   const DenseMap<StringAttr, StringAttr> &map) {
+  MLIRContext *context = duplicate.getContext();
+  SmallVector<NamedAttribute> renamed;
+  for (auto kernel : duplicate.getOps<gpu::GPUFuncOp>()) {
+    StringAttr own = kernel.getNameAttr();
+    StringAttr kept = map.lookup(own);
+    if (kernel.isKernel() && kept && kept != own)
+      renamed.emplace_back(own, kept);
+  }
+  if (renamed.empty())
+    return duplicate.getNameAttr();
+  Builder builder(context);
+  return builder.getDictionaryAttr(
+      {builder.getNamedAttr("module", duplicate.getNameAttr()),
+       builder.getNamedAttr("kernels", builder.getDictionaryAttr(renamed))});
+}
+
 namespace {
+/// Where a folded module's launches go: the kept module and its symbol for
+/// each of the folded module's.
+struct Fold {
+  StringAttr kept;
+  DenseMap<StringAttr, StringAttr> symbolMap;
+};
+
 struct DedupeModulesPass
     : public xpu::impl::XPUDedupeModulesBase<DedupeModulesPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    // Digest -> the modules with it, in input order.
+    // Digest -> the modules with it, in input order: one hash per module,
+    // no pairwise comparison.
     llvm::StringMap<unsigned> groupIndex;
     SmallVector<SmallVector<gpu::GPUModuleOp>> groups;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
@@ -79,37 +110,50 @@ struct DedupeModulesPass
         groups.emplace_back();
       groups[it->second].push_back(module);
     }
+    DenseMap<StringAttr, Fold> folds;
     for (SmallVector<gpu::GPUModuleOp> &modules : groups)
       if (modules.size() > 1)
-        fold(modules.front(), ArrayRef(modules).drop_front());
+        fold(modules.front(), ArrayRef(modules).drop_front(), folds);
+    if (!folds.empty())
+      redirectLaunches(folds);
   }
 
-  /// Redirects the launches of every duplicate to `kept` and erases them.
-  void fold(gpu::GPUModuleOp kept, ArrayRef<gpu::GPUModuleOp> duplicates) {
+  /// Records every duplicate on `kept` and erases it; `folds` says where
+  /// its launches go.
+  void fold(gpu::GPUModuleOp kept, ArrayRef<gpu::GPUModuleOp> duplicates,
+            DenseMap<StringAttr, Fold> &folds) {
     SmallVector<StringAttr> keptSymbols = getSymbolNames(kept);
-    SmallVector<Attribute> names;
+    SmallVector<Attribute> records;
     if (auto earlier =
             kept->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName))
-      llvm::append_range(names, earlier);
+      llvm::append_range(records, earlier);
     for (gpu::GPUModuleOp duplicate : duplicates) {
-      llvm::DenseMap<StringAttr, StringAttr> symbolMap;
+      Fold &where = folds[duplicate.getNameAttr()];
+      where.kept = kept.getNameAttr();
       for (auto [from, to] :
            llvm::zip_equal(getSymbolNames(duplicate), keptSymbols))
-        symbolMap[from] = to;
-      StringAttr name = duplicate.getNameAttr();
-      getOperation().walk([&](gpu::LaunchFuncOp launch) {
-        if (launch.getKernelModuleName() != name)
-          return;
-        launch.setKernelAttr(SymbolRefAttr::get(
-            kept.getNameAttr(), {FlatSymbolRefAttr::get(symbolMap.lookup(
-                                    launch.getKernelName()))}));
-      });
-      names.push_back(name);
+        where.symbolMap[from] = to;
+      records.push_back(getDuplicateRecord(duplicate, where.symbolMap));
       duplicate.erase();
       ++numFolded;
     }
     kept->setAttr(XPUDialect::kDuplicatesAttrName,
-                  ArrayAttr::get(&getContext(), names));
+                  ArrayAttr::get(&getContext(), records));
+  }
+
+  /// Points every launch of a folded module at the kept one, in one walk.
+  void redirectLaunches(const DenseMap<StringAttr, Fold> &folds) {
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      auto it = folds.find(launch.getKernelModuleName());
+      if (it == folds.end())
+        return;
+      StringAttr kernel = it->second.symbolMap.lookup(launch.getKernelName());
+      if (!kernel)
+        return;
+      launch.setKernelAttr(SymbolRefAttr::get(
+          it->second.kept, {FlatSymbolRefAttr::get(kernel)}));
+      ++numRedirected;
+    });
   }
 };
 } // namespace

@@ -20,7 +20,9 @@
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Support/BinaryFields.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
+#include "XPUCodegen/Support/BoundedJSON.h"
+#include "XPUCodegen/Support/ReportSchema.h"
+#include "XPUCodegen/Support/ResultFields.h"
 
 #include "mlir/Bytecode/BytecodeReader.h"
 #include "mlir/Bytecode/BytecodeWriter.h"
@@ -52,7 +54,7 @@ using namespace mlir::xpu;
 
 /// Bump when what an entry means changes: the key's parts, the payload, or
 /// how a hit is replayed.
-static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v2";
+static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v3";
 /// The payload's own framing, checked on read.
 static constexpr llvm::StringLiteral kPayloadMagic = "XPUMODC1";
 static constexpr uint32_t kPayloadVersion = 1;
@@ -516,13 +518,19 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
 
     // Everything fits: replace the module.
     for (auto [binary, entry] : llvm::zip_equal(binaries, record.binaries)) {
-      llvm::Expected<llvm::json::Value> report =
-          llvm::json::parse(entry.report);
+      // What #xpu.module_cache_hit's verifier would refuse is a miss.
+      llvm::Expected<llvm::json::Value> report = parseBoundedJSON(entry.report);
       if (!report) {
         llvm::consumeError(report.takeError());
         return failure();
       }
-      if (!isReportEntryArray(*report))
+      if (llvm::Error error = checkCachedReport(*report)) {
+        llvm::consumeError(std::move(error));
+        return failure();
+      }
+      if (llvm::any_of(entry.diagnostics, [](const auto &diagnostic) {
+            return diagnostic.first == DiagnosticSeverity::Error;
+          }))
         return failure();
       savedMs += getCompileMs(*report);
       // Which tier the hit came from (xpu-native-codegen marks the rest).

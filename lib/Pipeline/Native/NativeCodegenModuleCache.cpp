@@ -14,7 +14,7 @@
 #include "NativeCodegenRun.h"
 
 #include "XPUCodegen/Pipeline/Native/ModuleCache.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
+#include "XPUCodegen/Support/ResultFields.h"
 
 #include "llvm/ADT/MapVector.h"
 

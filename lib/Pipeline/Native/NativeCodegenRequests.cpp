@@ -17,7 +17,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
+#include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
@@ -51,9 +51,17 @@ static void addReportSlots(gpu::BinaryOp binary, DictionaryAttr record,
       record
           ? record.getAs<ArrayAttr>("duplicates")
           : binary->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName);
-  if (duplicates)
-    for (auto name : duplicates.getAsRange<StringAttr>())
-      slots.push_back({std::nullopt, request, part, name.str(), binary});
+  if (!duplicates)
+    return;
+  for (Attribute record : duplicates) {
+    std::optional<DuplicateModule> duplicate = readDuplicateModule(record);
+    if (!duplicate) // Refused by the verifier.
+      continue;
+    ReportSlot &slot = slots.emplace_back(ReportSlot{
+        std::nullopt, request, part, duplicate->name.str(), binary, {}});
+    for (auto [own, kept] : duplicate->renamedKernels)
+      slot.duplicateKernels.emplace_back(kept.str(), own.str());
+  }
 }
 
 /// One part of an `xpu.linked` record.

@@ -16,8 +16,8 @@
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -46,6 +46,18 @@ NativeCodegenRun::getReport(const ReportSlot &slot,
     return report;
   report.deduplicatedFrom = report.module;
   report.module = slot.duplicate;
+  // The duplicate's kernels under its own names: a kernel the kept module
+  // (or its linked module) names otherwise is reported with its name in
+  // the binary.
+  for (const auto &[kept, own] : slot.duplicateKernels) {
+    auto renamed = llvm::find_if(report.renamedKernels, [&](const auto &pair) {
+      return pair.second == kept;
+    });
+    if (renamed != report.renamedKernels.end())
+      renamed->second = own;
+    else
+      report.renamedKernels.emplace_back(kept, own);
+  }
   return report;
 }
 

@@ -58,6 +58,9 @@ struct ReportSlot {
   std::string duplicate;
   /// The gpu.binary (or failed gpu.module) the entry is about.
   Operation *op = nullptr;
+  /// The duplicate's kernels named differently from the kept module's:
+  /// (kept module's name, the duplicate's own).
+  std::vector<std::pair<std::string, std::string>> duplicateKernels;
 };
 
 /// Diagnostics quote a compiler's message; a runaway one (megabytes of

@@ -25,12 +25,18 @@ namespace mlir::xpu {
 using namespace mlir;
 using namespace mlir::xpu;
 
-/// Whether a module of `root` is left for xpu-native-codegen to compile.
-static bool hasModuleToCompile(ModuleOp root) {
-  return llvm::any_of(
-      root.getOps<gpu::GPUModuleOp>(), [](gpu::GPUModuleOp module) {
-        return !getModuleFailure(module) && !getXPUTargets(module).empty();
-      });
+/// The builds xpu-native-codegen has ahead: one per target of each module
+/// left to compile, two where `auto` may build a second mode beside the
+/// first. Workers beyond that would only cost processes.
+static size_t countBuildsAhead(ModuleOp root) {
+  size_t builds = 0;
+  for (auto module : root.getOps<gpu::GPUModuleOp>()) {
+    if (getModuleFailure(module))
+      continue;
+    for (TargetAttr target : getXPUTargets(module))
+      builds += target.getGrfMode() == GRFMode::Auto ? 2 : 1;
+  }
+  return builds;
 }
 
 namespace {
@@ -54,13 +60,14 @@ struct StartWorkersPass
 
   void runOnOperation() override {
     markAllAnalysesPreserved();
-    if (!hasModuleToCompile(getOperation()))
+    size_t builds = countBuildsAhead(getOperation());
+    if (!builds)
       return;
     NativeCodegenOptions own = getNativeCodegenOptions(*this);
     if (!session)
       session = CompileSession::getShared(own);
     // The pool xpu-native-codegen will ask for: the same jobs and limits.
-    if (session->prestartWorkers(own))
+    if (session->prestartWorkers(own, builds))
       ++numStarted;
   }
 };

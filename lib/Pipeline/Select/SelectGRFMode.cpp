@@ -112,6 +112,12 @@ struct SelectGRFModePass
 
   void runOnOperation() override {
     ModuleOp top = getOperation();
+    if (llvm::Error error =
+            checkPredictionBand(predictSmallBelow, predictLargeAbove)) {
+      emitError(top.getLoc())
+          << "xpu-select-grf-mode: " << llvm::toString(std::move(error));
+      return signalPassFailure();
+    }
     SymbolTable symbols(top);
     moduleFailures = 0;
     for (auto module :

@@ -129,6 +129,15 @@ static Error makeError(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
 }
 
+Error mlir::xpu::checkPredictionBand(uint64_t smallBelowPercent,
+                                     uint64_t largeAbovePercent) {
+  if (smallBelowPercent <= largeAbovePercent)
+    return Error::success();
+  return makeError("predict-small-below (" + Twine(smallBelowPercent) +
+                   ") must not exceed predict-large-above (" +
+                   Twine(largeAbovePercent) + ")");
+}
+
 Error mlir::xpu::checkCodegenOption(CodegenOptionCheck check,
                                     StringRef spelling, int64_t value) {
   switch (check) {
@@ -160,6 +169,11 @@ Error mlir::xpu::checkCodegenOption(CodegenOptionCheck check,
   case CodegenOptionCheck::MemoryLimit:
     return checkWorkerLimits(
         WorkerLimits{/*memoryMiB=*/value, /*timeoutMs=*/0});
+  case CodegenOptionCheck::JobCount:
+    if (value > kMaxJobs)
+      return makeError(spelling + " must be at most " + Twine(kMaxJobs) +
+                       ", got " + Twine(value));
+    return Error::success();
   default:
     return checkCodegenOption(check, spelling,
                               int64_t(std::min<uint64_t>(value, INT64_MAX)));

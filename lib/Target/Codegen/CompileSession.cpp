@@ -118,10 +118,15 @@ void CompileSession::openCacheAhead() {
   if (cacheOpener.joinable() || url.empty() || url == "none")
     return;
   cacheOpenerPid = ::getpid();
-  cacheOpener = std::thread([this] {
+  // Without a thread, the cache is opened when first used.
+  llvm::Expected<CheckedThread> opener = CheckedThread::start([this] {
     if (CompileCache *opened = getCache())
       opened->connectSharedAhead();
   });
+  if (opener)
+    cacheOpener = std::move(*opener);
+  else
+    llvm::consumeError(opener.takeError());
 }
 
 CompileSession::~CompileSession() {
@@ -183,7 +188,8 @@ CompileSession::lookupCachedCompilerIdentity(const DeviceInfo &device) {
   return cached;
 }
 
-bool CompileSession::prestartWorkers(const NativeCodegenOptions &user) {
+bool CompileSession::prestartWorkers(const NativeCodegenOptions &user,
+                                     size_t builds) {
   std::optional<WorkerBackend> backend =
       selectBackendWithoutProbe(options.backend);
   if (!backend)
@@ -200,8 +206,8 @@ bool CompileSession::prestartWorkers(const NativeCodegenOptions &user) {
       opened && opened->lookupCompilerIdentity(
                     detail::getIdentityContext(*backend, pool->getCompiler()),
                     detail::isPortableIdentity(*backend));
-  return pool->prestart(identityCached ? std::nullopt
-                                       : std::optional(*backend));
+  return pool->prestart(identityCached ? std::nullopt : std::optional(*backend),
+                        builds);
 }
 
 void CompileSession::addResults(std::vector<ModuleReport> reports) {

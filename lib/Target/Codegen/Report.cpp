@@ -6,8 +6,8 @@
 
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/Codegen/OutputFile.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"

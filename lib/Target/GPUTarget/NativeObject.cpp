@@ -6,7 +6,7 @@
 
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
-#include "XPUCodegen/Target/Codegen/ResultFields.h"
+#include "XPUCodegen/Support/ResultFields.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringExtras.h"

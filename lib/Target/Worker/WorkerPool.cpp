@@ -13,6 +13,8 @@
 #include "WorkerProcess.h"
 #include "WorkerStartFailures.h"
 
+#include "XPUCodegen/Support/CheckedThread.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -102,19 +104,22 @@ public:
     return identity;
   }
 
-  bool prestart(std::optional<WorkerBackend> identityOf) override {
+  bool prestart(std::optional<WorkerBackend> identityOf,
+                size_t builds) override {
     if (!isOwner())
       return false;
     joinThreads(/*all=*/false);
     std::lock_guard<std::mutex> lock(mutex);
-    if (idle.size() + busy + startsInFlight >= maxWorkers || cancelled ||
+    size_t wanted = std::min<size_t>(maxWorkers, builds);
+    if (idle.size() + busy + startsInFlight >= wanted || cancelled ||
         stopping || startFailures.isBlocked(Clock::now()))
       return false;
-    launchStarts(maxWorkers);
+    launchStarts(wanted - idle.size() - busy);
     if (identityOf)
-      startThread([this, backend = *identityOf] {
+      // Without a thread for it, the driver asks when it needs the identity.
+      consumeError(startThread([this, backend = *identityOf] {
         consumeError(getCompilerIdentity(backend).takeError());
-      });
+      }));
     return true;
   }
 
@@ -224,6 +229,11 @@ private:
       }
       if (!startFailures.isBlocked(Clock::now())) {
         launchStarts(waiting);
+        // A start that got no thread failed at once: look again (its
+        // retry, then the block) instead of waiting for a notice that has
+        // already been given.
+        if (startsInFlight == 0 && busy == 0)
+          continue;
         available.wait(lock);
         continue;
       }
@@ -258,8 +268,15 @@ private:
   void launchStarts(size_t wanted) {
     while (startsInFlight < wanted &&
            idle.size() + busy + startsInFlight < maxWorkers) {
+      bool retry = startFailures.isRetry();
+      if (Error error = startThread([this, retry] { runStart(retry); })) {
+        // No thread, no start: a failed start, so waiting jobs get the
+        // cause instead of the host aborting.
+        startFailures.recordFailure(toString(std::move(error)), retry);
+        available.notify_all();
+        return;
+      }
       ++startsInFlight;
-      startThread([this, retry = startFailures.isRetry()] { runStart(retry); });
     }
   }
 
@@ -314,18 +331,24 @@ private:
 
   /// Runs `body` on a thread of the pool's (call under the lock);
   /// joinThreads() joins it once it has returned.
-  void startThread(std::function<void()> body) {
+  /// An error when the process may not create another thread.
+  Error startThread(std::function<void()> body) {
     unsigned id = nextThreadId++;
-    threads.emplace(id, std::thread([this, id, body = std::move(body)] {
-                      body();
-                      std::lock_guard<std::mutex> lock(mutex);
-                      finishedThreads.push_back(id);
-                    }));
+    Expected<CheckedThread> thread =
+        CheckedThread::start([this, id, body = std::move(body)] {
+          body();
+          std::lock_guard<std::mutex> lock(mutex);
+          finishedThreads.push_back(id);
+        });
+    if (!thread)
+      return thread.takeError();
+    threads.emplace(id, std::move(*thread));
+    return Error::success();
   }
 
   /// Joins the pool's threads that have returned, or all of them.
   void joinThreads(bool all) {
-    std::vector<std::thread> done;
+    std::vector<CheckedThread> done;
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (all) {
@@ -341,7 +364,7 @@ private:
       }
       finishedThreads.clear();
     }
-    for (std::thread &thread : done)
+    for (CheckedThread &thread : done)
       thread.join();
   }
 
@@ -349,7 +372,13 @@ private:
   void startReaper() {
     if (idleMs == 0 || reaper.joinable() || stopping)
       return;
-    reaper = std::thread([this] { reapIdleWorkers(); });
+    // Without a reaper, idle workers live until the pool goes.
+    Expected<CheckedThread> thread =
+        CheckedThread::start([this] { reapIdleWorkers(); });
+    if (thread)
+      reaper = std::move(*thread);
+    else
+      consumeError(thread.takeError());
   }
 
   /// Stops workers idle for longer than idleMs, until the pool goes.
@@ -405,11 +434,11 @@ private:
   std::mutex identityQueries[kNumWorkerBackends];
   /// The pool's threads (starts, prestart's identity query) by id, and the
   /// ids of those that have returned, to be joined.
-  std::map<unsigned, std::thread> threads;
+  std::map<unsigned, CheckedThread> threads;
   std::vector<unsigned> finishedThreads;
   unsigned nextThreadId = 0;
   std::atomic<unsigned> started{0};
-  std::thread reaper;
+  CheckedThread reaper;
   const pid_t ownerPid = ::getpid();
   const WorkerLimits limits;
   const std::string path;

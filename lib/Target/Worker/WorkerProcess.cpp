@@ -149,13 +149,24 @@ Expected<std::string> makeWorkDir(WorkerProgram program) {
   return workDir;
 }
 
+/// Whether `path` is an ELF file, which a loader can run (a wrapper script,
+/// `nice` or a sandbox set as XPU_CODEGEN_WORKER is not).
+bool isELFFile(const std::string &path) {
+  char magic[4] = {};
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  return fd.get() >= 0 && ::read(fd.get(), magic, 4) == 4 &&
+         StringRef(magic, 4) == "\x7f"
+                                "ELF";
+}
+
 /// The command line: the worker, through the compiler's own loader when the
-/// compiler brings its runtime.
+/// compiler brings its runtime. A wrapper runs as it is: the worker it
+/// starts goes through the loader itself (kWorkerLoaderEnvVar).
 std::vector<std::string>
 getWorkerCommand(const std::string &path, const WorkerLimits &limits,
                  StringRef workDir, const CompilerInstallation &compiler) {
   std::vector<std::string> command;
-  if (!compiler.loader.empty())
+  if (!compiler.loader.empty() && isELFFile(path))
     command = {compiler.loader, "--library-path",
                compiler.getLoaderLibraryPath()};
   command.push_back(path);
@@ -170,10 +181,20 @@ getWorkerCommand(const std::string &path, const WorkerLimits &limits,
 /// not preloaded into the worker: it could not reserve its shadow memory
 /// under the worker's RLIMIT_AS.
 std::vector<std::string>
-getWorkerEnvironment(const CompilerInstallation &compiler) {
+getWorkerEnvironment(const std::string &path,
+                     const CompilerInstallation &compiler) {
   std::vector<std::string> env = getCompilerEnvironment(compiler);
+  if (!compiler.loader.empty() && !isELFFile(path)) {
+    env.push_back((kWorkerLoaderEnvVar + "=" + compiler.loader).str());
+    env.push_back(
+        (kWorkerLoaderPathEnvVar + "=" + compiler.getLoaderLibraryPath())
+            .str());
+  }
   for (char **entry = environ; *entry; ++entry) {
     StringRef var = *entry;
+    if (var.starts_with((kWorkerLoaderEnvVar + "=").str()) ||
+        var.starts_with((kWorkerLoaderPathEnvVar + "=").str()))
+      continue; // Only ever this compiler's.
     if (!compiler.isSystem() &&
         (var.starts_with("XPU_CODEGEN_OCLOC_LIBRARY=") ||
          var.starts_with("LD_LIBRARY_PATH=") ||
@@ -265,7 +286,7 @@ WorkerProcess::launch(const std::string &path, const WorkerLimits &limits,
 
   pid_t pid;
   int rc = spawnWithPipes(getWorkerCommand(path, limits, *workDir, compiler),
-                          getWorkerEnvironment(compiler), *pipes, pid);
+                          getWorkerEnvironment(path, compiler), *pipes, pid);
   if (rc != 0)
     return makeError(formatv(
         "cannot start {2} '{0}'{3}: {1}", path, std::strerror(rc), what,

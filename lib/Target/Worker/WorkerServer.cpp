@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/Worker/WorkerServer.h"
+#include "XPUCodegen/Target/Worker/CompilerInstallation.h"
 #include "XPUCodegen/Target/Worker/WorkerProtocol.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -31,6 +32,7 @@
 #include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace llvm;
 namespace proto = mlir::xpu::protocol;
@@ -245,9 +247,36 @@ int serveUntilClosed(int in, int out, WorkerService &service) {
 
 } // namespace
 
+/// A worker a wrapper started (kWorkerLoaderEnvVar set) runs itself again
+/// through the compiler's loader, as the host would have started it; returns
+/// only when it cannot.
+static int reexecThroughLoader(int argc, char **argv) {
+  const char *loader = std::getenv(kWorkerLoaderEnvVar.data());
+  if (!loader)
+    return 0;
+  std::string loaderPath = loader;
+  const char *libraryPath = std::getenv(kWorkerLoaderPathEnvVar.data());
+  std::string libraries = libraryPath ? libraryPath : "";
+  ::unsetenv(kWorkerLoaderEnvVar.data());
+  ::unsetenv(kWorkerLoaderPathEnvVar.data());
+  SmallString<256> self;
+  if (sys::fs::real_path("/proc/self/exe", self))
+    return fail("cannot find the worker's own executable");
+  std::vector<char *> command = {loaderPath.data(),
+                                 const_cast<char *>("--library-path"),
+                                 libraries.data(), self.data()};
+  command.insert(command.end(), argv + 1, argv + argc);
+  command.push_back(nullptr);
+  ::execv(loaderPath.c_str(), command.data());
+  return fail("cannot run the worker through the compiler's loader '" +
+              loaderPath + "': " + std::strerror(errno));
+}
+
 int runWorkerServer(int argc, char **argv, StringRef name,
                     WorkerService &service) {
   std::snprintf(programName, sizeof(programName), "%s", name.str().c_str());
+  if (int rc = reexecThroughLoader(argc, argv))
+    return rc;
   std::optional<ServerArgs> args = parseArgs(argc, argv);
   if (!args)
     return 2;

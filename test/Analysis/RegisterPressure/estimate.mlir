@@ -242,10 +242,10 @@ gpu.module @tgl [#xpu.target<arch = "tgllp", grf_mode = auto>] {
   }
 }
 
-// The thresholds are options: with the large bound at 100%, @across
+// The thresholds are options: with both bounds at 100%, @across
 // (115.6%) becomes predicted large; with speculation, uncertain modules
 // speculate.
-// RUN: xpu-opt %s --xpu-select-grf-mode="predict=true predict-large-above=100" | FileCheck %s --check-prefix=BOUND
+// RUN: xpu-opt %s --xpu-select-grf-mode="predict=true predict-small-below=100 predict-large-above=100" | FileCheck %s --check-prefix=BOUND
 // BOUND-LABEL: gpu.module @across
 // BOUND-SAME: xpu.auto_plan = #xpu.auto_plan<predict_large>
 // RUN: xpu-opt %s --xpu-select-grf-mode="predict=true speculative=true" | FileCheck %s --check-prefix=SPEC
@@ -253,3 +253,9 @@ gpu.module @tgl [#xpu.target<arch = "tgllp", grf_mode = auto>] {
 // SPEC-SAME: xpu.auto_plan = #xpu.auto_plan<speculate>
 // SPEC-LABEL: gpu.module @wide_acm
 // SPEC-SAME: xpu.auto_plan = #xpu.auto_plan<predict_large>
+
+// An inverted band would predict a module both small and large: refused by
+// the pass, the pipeline and Python alike.
+// RUN: not xpu-opt %s --xpu-select-grf-mode="predict=true predict-small-below=120 predict-large-above=110" 2>&1 | FileCheck %s --check-prefix=INVERTED
+// RUN: not xpu-opt %s --xpu-codegen-pipeline="arch=pvc predict=true predict-small-below=120 predict-large-above=110" 2>&1 | FileCheck %s --check-prefix=INVERTED
+// INVERTED: predict-small-below (120) must not exceed predict-large-above (110)

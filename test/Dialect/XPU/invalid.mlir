@@ -186,6 +186,13 @@ gpu.module @m [#xpu.target<arch = "pvc", grf_mode = auto, flags = "-cl-intel-num
 
 // -----
 
+// A required thread count pins the register count with it (compute-runtime
+// 26.14+ refuses the module when the two disagree).
+// expected-error @+1 {{build option '-cl-intel-reqd-eu-thread-count=4' pins the register file or the thread count}}
+gpu.module @m [#xpu.target<arch = "bmg", grf_mode = auto, flags = "-cl-intel-reqd-eu-thread-count=4">] {}
+
+// -----
+
 // expected-error @+1 {{build option '-ze-opt-large-register-file' pins}}
 gpu.module @m [#xpu.target<arch = "pvc", grf_mode = default, flags = "-ze-opt-large-register-file">] {}
 
@@ -228,6 +235,27 @@ gpu.module @m attributes {xpu.split_from = @linked} {}
 
 // -----
 
+// An empty symbol would print as <<INVALID EMPTY SYMBOL>>, which never parses.
+// expected-error @+1 {{'xpu.split_from' must name the binary it was split from, got an empty symbol (@"")}}
+gpu.binary @split {xpu.split_from = @""} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{'xpu.duplicates' must be an array of module names}}
+gpu.binary @kept {xpu.duplicates = [""]} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{'xpu.duplicates' must be an array of module names}}
+gpu.binary @kept {xpu.duplicates = [{module = "copy", kernels = {kern_b = 1}}]} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{'xpu.duplicates' must be an array of module names}}
+gpu.binary @kept {xpu.duplicates = [{module = "copy"}]} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
 // expected-error @+1 {{'xpu.module_cache_key' must be a module digest (SHA-256, 64 lowercase hex digits) on a gpu.module or gpu.binary, got "abc"}}
 gpu.module @m attributes {xpu.module_cache_key = "abc"} {}
 
@@ -248,13 +276,59 @@ gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{", dia
 
 // -----
 
-// expected-error @+1 {{report must be a JSON array of report entries (objects)}}
+// expected-error @+1 {{cache hit report: a report entry is not an object}}
 gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[1]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
 
 // -----
 
+// expected-error @+1 {{cache hit report: must be a non-empty JSON array of report entries}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// Every reader of a replayed entry (the pass, Python, the CLI) takes what
+// the verifier takes: the schema is checked here, once.
+// expected-error @+1 {{cache hit report: a report entry has no "arch"}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\": \"hit\", \"kernels\": [1]}]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{cache hit report: kernel 0 is not an object}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\":\"hit\",\"arch\":\"pvc\",\"backend\":\"ocloc\",\"grf_mode\":\"small\",\"n_regs\":128,\"spill_size\":0,\"build_flags\":\"\",\"attempts\":[],\"kernels\":[1,{\"name\":\"k\",\"grf_count\":128,\"simd\":16,\"spill_size\":0,\"private_size\":0,\"n_spills\":0}]}]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{cache hit report: a report entry: "n_regs" must be an integer >= 0}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\":\"hit\",\"arch\":\"pvc\",\"backend\":\"ocloc\",\"grf_mode\":\"small\",\"n_regs\":\"128\",\"spill_size\":0,\"build_flags\":\"\",\"attempts\":[],\"kernels\":[{\"name\":\"k\",\"grf_count\":128,\"simd\":16,\"spill_size\":0,\"private_size\":0,\"n_spills\":0}]}]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// The cache keeps compiled modules only: a failed entry or an error to
+// replay never comes from it.
+// expected-error @+1 {{cache hit report: holds a failed module's entry}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\": \"hit\", \"arch\": \"pvc\", \"error\": \"boom\"}]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// expected-error @+1 {{a cache hit cannot replay an error}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\":\"hit\",\"arch\":\"pvc\",\"backend\":\"ocloc\",\"grf_mode\":\"small\",\"n_regs\":128,\"spill_size\":0,\"build_flags\":\"\",\"attempts\":[],\"kernels\":[{\"name\":\"k\",\"grf_count\":128,\"simd\":16,\"spill_size\":0,\"private_size\":0,\"n_spills\":0}]}]", diagnostics = [#xpu.replayed_diagnostic<severity = error, message = "replayed err">]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// Nesting is refused before LLVM's recursive JSON parser sees it.
+// expected-error @+1 {{report is not JSON: JSON nested deeper than 64 levels}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
+// Brackets inside strings are text, not nesting.
+// expected-error @+1 {{cache hit report: a report entry has no "arch"}}
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\": \"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\"\"}]", diagnostics = []>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+
+// -----
+
 // expected-error @+1 {{diagnostics must be #xpu.replayed_diagnostic attributes}}
-gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[]", diagnostics = [["warning", "spills"]]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
+gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\":\"hit\",\"arch\":\"pvc\",\"backend\":\"ocloc\",\"grf_mode\":\"small\",\"n_regs\":128,\"spill_size\":0,\"build_flags\":\"\",\"attempts\":[],\"kernels\":[{\"name\":\"k\",\"grf_count\":128,\"simd\":16,\"spill_size\":0,\"private_size\":0,\"n_spills\":0}]}]", diagnostics = [["warning", "spills"]]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07">]
 
 // -----
 

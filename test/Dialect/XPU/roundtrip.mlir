@@ -66,8 +66,11 @@ module attributes {gpu.container_module} {
   // CHECK-SAME: xpu.module_cache_key = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
   gpu.module @missed [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.module_cache_key = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"} {
   }
+  // A module folded into another: its name, or its kernels' own names too.
+  // CHECK: gpu.binary @kept  {xpu.duplicates = ["same", {kernels = {kern_b = "kern_a"}, module = "renamed"}]}
+  gpu.binary @kept {xpu.duplicates = ["same", {module = "renamed", kernels = {kern_b = "kern_a"}}]} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
   // CHECK: gpu.binary @split  {xpu.split_from = @linked}
   gpu.binary @split {xpu.split_from = @linked} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
-  // CHECK: gpu.binary @hit  {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\22module\22:\22hit\22}]", diagnostics = [#xpu.replayed_diagnostic<severity = warning, message = "spills 64 bytes">, #xpu.replayed_diagnostic<severity = remark, message = "built large">]>}
-  gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\":\"hit\"}]", diagnostics = [#xpu.replayed_diagnostic<severity = warning, message = "spills 64 bytes">, #xpu.replayed_diagnostic<severity = remark, message = "built large">]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
+  // CHECK: gpu.binary @hit  {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\22module\22:\22hit\22,\22arch\22:\22pvc\22,\22backend\22:\22ocloc\22,\22grf_mode\22:\22small\22,\22n_regs\22:128,\22spill_size\22:0,\22build_flags\22:\22\22,\22attempts\22:[],\22kernels\22:[{\22name\22:\22k\22,\22grf_count\22:128,\22simd\22:16,\22spill_size\22:0,\22private_size\22:0,\22n_spills\22:0}]}]", diagnostics = [#xpu.replayed_diagnostic<severity = warning, message = "spills 64 bytes">, #xpu.replayed_diagnostic<severity = remark, message = "built large">]>}
+  gpu.binary @hit {xpu.module_cache_hit = #xpu.module_cache_hit<report = "[{\"module\":\"hit\",\"arch\":\"pvc\",\"backend\":\"ocloc\",\"grf_mode\":\"small\",\"n_regs\":128,\"spill_size\":0,\"build_flags\":\"\",\"attempts\":[],\"kernels\":[{\"name\":\"k\",\"grf_count\":128,\"simd\":16,\"spill_size\":0,\"private_size\":0,\"n_spills\":0}]}]", diagnostics = [#xpu.replayed_diagnostic<severity = warning, message = "spills 64 bytes">, #xpu.replayed_diagnostic<severity = remark, message = "built large">]>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, "\07\23">]
 }

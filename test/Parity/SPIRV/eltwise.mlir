@@ -7,9 +7,12 @@
 // convert-gpu-to-spirv leaves.
 // xpu-codegen-pipeline leaves them alone while lowering, serializes them with
 // MLIR's serializer and compiles them with the real IGC: the GRF decision,
-// the report and the IR attributes are those of any module. Their SPIR-V is
-// compiled as given: it asks for no sub-group size, so IGC picks the SIMD
-// width (the report's "subgroup_size" is 0).
+// the report and the IR attributes are those of any module. Their SPIR-V
+// asks for no sub-group size, so like every other kernel each entry point
+// gets the one resolved for the kernel declared beside it (16 on pvc), as an
+// OpExecutionMode SubgroupSize written into the spirv.module (with the
+// SubgroupDispatch capability it needs): IGC compiles them SIMD16, where it
+// picked SIMD32 for them before.
 // REQUIRES: igc1, igc2
 // RUN: xpu-opt %s --xpu-attach-target=arch=pvc --xpu-lower-to-xevm | FileCheck %s --check-prefix=LOWER
 // RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.igc1.json" | FileCheck %s
@@ -28,11 +31,11 @@
 // LOWER:      gpu.module @relu_rows [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.grf_mode = #xpu.grf_mode<large>} {
 // LOWER-NEXT:   spirv.module @__spv__relu_rows Physical64 OpenCL
 
-// CHECK:      gpu.binary @scale_add  {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 32, threads_per_eu = 8>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {arch = "pvc", attempts = [{build_flags = "-cl-intel-128-GRF-per-thread", grf_mode = "small", spill_size = 0 : i64}]
-// CHECK-SAME: decision = "small spilled 0 bytes <= threshold 0: kept small", decision_source = "measured", grf_mode = #xpu.grf_mode<small>, kernels = {scale_add = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = {{16|32}} : i64, spill_size = 0 : i64}}, n_regs = 128 : i32, spill_size = 0 : i64, subgroup_size = 0 : i32}, bin = "\7FELF
+// CHECK:      gpu.binary @scale_add  {xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 16, threads_per_eu = 8>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {arch = "pvc", attempts = [{build_flags = "-cl-intel-128-GRF-per-thread", grf_mode = "small", spill_size = 0 : i64}]
+// CHECK-SAME: decision = "small spilled 0 bytes <= threshold 0: kept small", decision_source = "measured", grf_mode = #xpu.grf_mode<small>, kernels = {scale_add = {grf_count = 128 : i64, n_spills = 0 : i64, private_size = 0 : i64, simd = 16 : i64, spill_size = 0 : i64}}, n_regs = 128 : i32, spill_size = 0 : i64, subgroup_size = 16 : i32}, bin = "\7FELF
 // The module's own xpu.grf_mode forces large: one build, 256 registers in
 // the binary.
-// CHECK:      gpu.binary @relu_rows  {xpu.grf_mode = #xpu.grf_mode<large>, xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 32, threads_per_eu = 4>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {arch = "pvc", attempts = [{build_flags = "-cl-intel-256-GRF-per-thread", grf_mode = "large", spill_size = 0 : i64}]
+// CHECK:      gpu.binary @relu_rows  {xpu.grf_mode = #xpu.grf_mode<large>, xpu.spill = #xpu.spill<grf_mode = large, spill_size = 0, grf_count = 256, simd = 16, threads_per_eu = 4>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {arch = "pvc", attempts = [{build_flags = "-cl-intel-256-GRF-per-thread", grf_mode = "large", spill_size = 0 : i64}]
 // CHECK-SAME: grf_mode = #xpu.grf_mode<large>, kernels = {relu_rows = {grf_count = 256 : i64
 // CHECK-SAME: n_regs = 256 : i32
 // CHECK-NOT:  gpu.module
@@ -42,7 +45,7 @@
 // REPORT:      "module": "scale_add",
 // REPORT-NEXT: "n_regs": 128,
 // REPORT-NEXT: "spill_size": 0,
-// REPORT-NEXT: "subgroup_size": 0
+// REPORT-NEXT: "subgroup_size": 16
 // REPORT:      "build_flags": "-cl-intel-256-GRF-per-thread",
 // REPORT:      "grf_count": 256,
 // REPORT-NEXT: "n_spills": 0,

@@ -13,7 +13,7 @@
 
 // ERR: modules.mlir:[[@LINE+118]]:5: error: xpu-lower-to-xevm: kernel 'fill_twice' is not an entry point of the spirv.module beside it
 
-// CHECK:     gpu.binary @fill_a  {xpu.duplicates = ["fill_b"], xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 32, threads_per_eu = 8>}
+// CHECK:     gpu.binary @fill_a  {xpu.duplicates = ["fill_b"], xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 16, threads_per_eu = 8>}
 // CHECK-SAME: kernels = {fill = {grf_count = 128 : i64
 // CHECK:     gpu.binary @scale_x
 // CHECK-SAME: kernels = {scale_x = {grf_count = 128 : i64

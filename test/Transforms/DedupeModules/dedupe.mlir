@@ -9,7 +9,7 @@
 // REQUIRES: ocloc
 
 // CHECK-LABEL: gpu.module @exe_0
-// CHECK-SAME: xpu.duplicates = ["exe_1", "exe_3"]
+// CHECK-SAME: xpu.duplicates = [{kernels = {dispatch_1 = "dispatch_0"}, module = "exe_1"}, {kernels = {yet_another = "dispatch_0"}, module = "exe_3"}]
 // CHECK: func.func @helper_0
 // CHECK: gpu.func @dispatch_0
 // CHECK-NOT: gpu.module @exe_1
@@ -22,13 +22,15 @@
 // CHECK: gpu.launch_func  @exe_2::@dispatch_2
 // CHECK: gpu.launch_func  @exe_0::@dispatch_0
 
-// NATIVE: gpu.binary @exe_0 {xpu.duplicates = ["exe_1", "exe_3"], xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 16, threads_per_eu = 8>}
+// NATIVE: gpu.binary @exe_0 {xpu.duplicates = [{kernels = {dispatch_1 = "dispatch_0"}, module = "exe_1"}, {kernels = {yet_another = "dispatch_0"}, module = "exe_3"}], xpu.spill = #xpu.spill<grf_mode = small, spill_size = 0, grf_count = 128, simd = 16, threads_per_eu = 8>}
 // NATIVE: gpu.binary @exe_2
 // NATIVE-NOT: gpu.binary
 // NATIVE: gpu.launch_func  @exe_0::@dispatch_0
 
 // REPORT: "module": "exe_0",
 // REPORT: "deduplicated_from": "exe_0",
+// REPORT: "linked_name": "dispatch_0",
+// REPORT: "name": "dispatch_1",
 // REPORT: "module": "exe_1",
 // REPORT: "deduplicated_from": "exe_0",
 // REPORT: "module": "exe_3",

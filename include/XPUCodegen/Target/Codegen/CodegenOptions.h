@@ -59,6 +59,17 @@ enum class CodegenOptionRole : uint8_t {
   Speed,
 };
 
+/// The most compiler workers (or emitters) a run may ask for: each is a
+/// process of ~150 MB, and far more than any machine's cores only exhausts
+/// the process table.
+inline constexpr uint64_t kMaxJobs = 1024;
+
+/// The one check between two options: auto's prediction band
+/// (predict-small-below .. predict-large-above) must not be inverted, or
+/// a module would be predicted both small and large.
+llvm::Error checkPredictionBand(uint64_t smallBelowPercent,
+                                uint64_t largeAbovePercent);
+
 /// The value check an option needs beyond its parser.
 enum class CodegenOptionCheck : uint8_t {
   None,
@@ -66,6 +77,7 @@ enum class CodegenOptionCheck : uint8_t {
   ZeroOr128,
   TimeLimit,
   MemoryLimit,
+  JobCount,
   CacheMaxSize,
   CacheURL,
 };

@@ -19,6 +19,7 @@
 #ifndef XPUCODEGEN_TARGET_CODEGEN_COMPILESESSION_H
 #define XPUCODEGEN_TARGET_CODEGEN_COMPILESESSION_H
 
+#include "XPUCodegen/Support/CheckedThread.h"
 #include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Target/Cache/SharedCacheConfig.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
@@ -100,10 +101,10 @@ public:
   /// Starts the compiler workers the run is about to need in the
   /// background, so that they load IGC (and answer the compiler identity
   /// when the cache does not hold it yet) while modules are still lowered.
-  /// Only for a backend known without probing (ocloc). Returns whether it
-  /// started them; the pool is that of `user`'s jobs and limits.
-  bool prestartWorkers(const NativeCodegenOptions &user);
-  bool prestartWorkers() { return prestartWorkers(options); }
+  /// Only for a backend known without probing (ocloc). Starts no more than
+  /// `builds`, the builds the run has ahead (its modules). Returns whether
+  /// it started them; the pool is that of `user`'s jobs and limits.
+  bool prestartWorkers(const NativeCodegenOptions &user, size_t builds);
 
   /// Records what the run made of some modules, in input order; any
   /// stage's thread may call it.
@@ -135,7 +136,7 @@ private:
   std::optional<CompileCache> cache;
   std::string cacheError;
   /// openCacheAhead's thread, joined by the process that started it.
-  std::thread cacheOpener;
+  CheckedThread cacheOpener;
   int cacheOpenerPid = 0;
 
   std::mutex identityMutex;

@@ -26,6 +26,15 @@ namespace mlir::xpu {
 inline constexpr llvm::StringLiteral kCompilerRootEnvVar =
     "XPU_CODEGEN_COMPILER_ROOT";
 
+/// Set for a worker started through a wrapper (XPU_CODEGEN_WORKER naming a
+/// script, `nice`, a sandbox) when the compiler brings its own loader: the
+/// loader and its --library-path, through which the worker re-executes
+/// itself before it loads the compiler.
+inline constexpr llvm::StringLiteral kWorkerLoaderEnvVar =
+    "XPU_CODEGEN_WORKER_LOADER";
+inline constexpr llvm::StringLiteral kWorkerLoaderPathEnvVar =
+    "XPU_CODEGEN_WORKER_LOADER_PATH";
+
 struct CompilerInstallation {
   /// The root directory as given (absolute); empty: the system's compiler,
   /// whatever the dynamic linker finds (or $XPU_CODEGEN_OCLOC_LIBRARY).

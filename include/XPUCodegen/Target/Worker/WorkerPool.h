@@ -193,13 +193,15 @@ public:
   virtual llvm::Expected<std::string>
   getCompilerIdentity(WorkerBackend backend) = 0;
 
-  /// Starts workers in the background, up to the pool's size, so that the
-  /// first jobs find them running; one also answers `identityOf`'s identity
-  /// query when given. Returns at once, whether it started any (none while
-  /// the pool is full, counting starts in flight, or starts are blocked). A
-  /// worker that fails to start is replaced when a job needs one, as
-  /// without it.
-  virtual bool prestart(std::optional<WorkerBackend> identityOf) = 0;
+  /// Starts workers in the background, up to the pool's size and never
+  /// more than `builds` (the builds the caller is about to run: a worker
+  /// more than that only costs a process), so that the first jobs find them
+  /// running; one also answers `identityOf`'s identity query when given.
+  /// Returns at once, whether it started any (none while the pool is full,
+  /// counting starts in flight, or starts are blocked). A worker that fails
+  /// to start is replaced when a job needs one, as without it.
+  virtual bool prestart(std::optional<WorkerBackend> identityOf,
+                        size_t builds) = 0;
 
   /// The files mapped into the worker that answered the identity query of
   /// `backend` (the worker, the compiler libraries and their dependencies;

@@ -8,6 +8,8 @@
 #include "XPUCodegen/Device/BuildFlags.h"
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Support/BoundedJSON.h"
+#include "XPUCodegen/Support/ReportSchema.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -151,13 +153,6 @@ LogicalResult FailureAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-bool mlir::xpu::isReportEntryArray(const llvm::json::Value &report) {
-  const llvm::json::Array *entries = report.getAsArray();
-  return entries && llvm::all_of(*entries, [](const llvm::json::Value &entry) {
-           return entry.getAsObject() != nullptr;
-         });
-}
-
 static ReplayedSeverity getReplayedSeverity(DiagnosticSeverity severity) {
   switch (severity) {
   case DiagnosticSeverity::Note:
@@ -195,22 +190,31 @@ DiagnosticSeverity ReplayedDiagnosticAttr::getDiagnosticSeverity() const {
 LogicalResult
 ModuleCacheHitAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                            StringRef report, ArrayAttr diagnostics) {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(report);
+  // The report comes from a cache or a file: bounded before it is parsed,
+  // and held to the schema every reader of it relies on.
+  llvm::Expected<llvm::json::Value> parsed = parseBoundedJSON(report);
   if (!parsed)
     return emitError() << "report is not JSON: "
                        << llvm::toString(parsed.takeError());
-  if (!isReportEntryArray(*parsed))
-    return emitError() << "report must be a JSON array of report entries "
-                          "(objects)";
-  if (!llvm::all_of(diagnostics, llvm::IsaPred<ReplayedDiagnosticAttr>))
-    return emitError() << "diagnostics must be #xpu.replayed_diagnostic "
-                          "attributes";
+  if (llvm::Error error = checkCachedReport(*parsed))
+    return emitError() << "cache hit report: "
+                       << llvm::toString(std::move(error));
+  for (Attribute diagnostic : diagnostics) {
+    auto replayed = dyn_cast<ReplayedDiagnosticAttr>(diagnostic);
+    if (!replayed)
+      return emitError() << "diagnostics must be #xpu.replayed_diagnostic "
+                            "attributes";
+    // A module whose build reported an error is never cached.
+    if (replayed.getSeverity() == ReplayedSeverity::Error)
+      return emitError() << "a cache hit cannot replay an error (the cache "
+                            "keeps compiled modules only)";
+  }
   return success();
 }
 
 llvm::json::Array ModuleCacheHitAttr::getReportEntries() const {
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(getReport());
-  if (!parsed) {
+  llvm::Expected<llvm::json::Value> parsed = parseBoundedJSON(getReport());
+  if (!parsed || !parsed->getAsArray()) {
     // Unreachable for a verified attribute.
     llvm::consumeError(parsed.takeError());
     return {};

@@ -25,6 +25,38 @@ void XPUDialect::initialize() {
   declarePromisedInterface<gpu::TargetAttrInterface, TargetAttr>();
 }
 
+std::optional<DuplicateModule>
+mlir::xpu::readDuplicateModule(Attribute record) {
+  auto isName = [](Attribute attr) {
+    auto name = dyn_cast_or_null<StringAttr>(attr);
+    return name && !name.empty();
+  };
+  if (isName(record))
+    return DuplicateModule{cast<StringAttr>(record), {}};
+  auto dict = dyn_cast<DictionaryAttr>(record);
+  if (!dict || dict.size() != 2 || !isName(dict.get("module")))
+    return std::nullopt;
+  auto kernels = dict.getAs<DictionaryAttr>("kernels");
+  if (!kernels || kernels.empty())
+    return std::nullopt;
+  DuplicateModule duplicate{dict.getAs<StringAttr>("module"), {}};
+  for (NamedAttribute kernel : kernels) {
+    if (kernel.getName().empty() || !isName(kernel.getValue()))
+      return std::nullopt;
+    duplicate.renamedKernels.emplace_back(kernel.getName(),
+                                          cast<StringAttr>(kernel.getValue()));
+  }
+  return duplicate;
+}
+
+/// Whether `attr` is an `xpu.duplicates` array.
+static bool isDuplicateRecords(Attribute attr) {
+  auto records = dyn_cast<ArrayAttr>(attr);
+  return records && llvm::all_of(records, [](Attribute record) {
+           return readDuplicateModule(record).has_value();
+         });
+}
+
 /// The discardable xpu attributes describe a compiled unit (a module, a
 /// binary) or a kernel; anywhere else they would be silently ignored.
 static bool canCarryXPUAttrs(Operation *op) {
@@ -33,7 +65,8 @@ static bool canCarryXPUAttrs(Operation *op) {
 
 /// Whether `attr` holds the parts of a linked module: an array of
 /// dictionaries with a `module` name, a `kernels` dictionary of strings and
-/// optionally `duplicates` (strings) and `pressure` (#xpu.pressure).
+/// optionally `duplicates` (as `xpu.duplicates`) and `pressure`
+/// (#xpu.pressure).
 static bool isLinkedParts(NamedAttribute attr) {
   auto parts = dyn_cast<ArrayAttr>(attr.getValue());
   if (!parts || parts.empty())
@@ -47,11 +80,9 @@ static bool isLinkedParts(NamedAttribute attr) {
           return isa<StringAttr>(kernel.getValue());
         }))
       return false;
-    if (Attribute duplicates = dict.get("duplicates")) {
-      auto names = dyn_cast<ArrayAttr>(duplicates);
-      if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>))
+    if (Attribute duplicates = dict.get("duplicates"))
+      if (!isDuplicateRecords(duplicates))
         return false;
-    }
     if (Attribute pressure = dict.get("pressure"))
       if (!isa<PressureAttr>(pressure))
         return false;
@@ -127,11 +158,12 @@ static LogicalResult verifyModuleRecord(Operation *op, NamedAttribute attr) {
   StringRef name = attr.getName().getValue();
   bool onModule = isa<gpu::GPUModuleOp, gpu::BinaryOp>(op);
   if (name == XPUDialect::kDuplicatesAttrName) {
-    auto names = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!names || !llvm::all_of(names, llvm::IsaPred<StringAttr>) || !onModule)
-      return op->emitOpError() << "'" << name
-                               << "' must be an array of module names on a "
-                                  "gpu.module or gpu.binary";
+    if (!isDuplicateRecords(attr.getValue()) || !onModule)
+      return op->emitOpError()
+             << "'" << name
+             << "' must be an array of module names (\"name\" or {module = "
+                "\"name\", kernels = {own = \"kept\"}}) on a gpu.module or "
+                "gpu.binary";
     return success();
   }
   if (name == XPUDialect::kLinkedAttrName) {
@@ -171,7 +203,13 @@ static LogicalResult verifyCacheHelper(Operation *op, NamedAttribute attr) {
   Attribute value = attr.getValue();
   bool onBinary = isa<gpu::BinaryOp>(op);
   if (name == XPUDialect::kSplitFromAttrName) {
-    if (onBinary && isa<FlatSymbolRefAttr>(value))
+    // An empty symbol prints as <<INVALID EMPTY SYMBOL>>, which never parses.
+    auto from = dyn_cast<FlatSymbolRefAttr>(value);
+    if (from && from.getValue().empty())
+      return op->emitOpError() << "'" << name
+                               << "' must name the binary it was split from, "
+                                  "got an empty symbol (@\"\")";
+    if (onBinary && from)
       return success();
     return op->emitOpError() << "'" << name
                              << "' must name the binary it was split from "

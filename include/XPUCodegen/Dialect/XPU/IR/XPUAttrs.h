@@ -23,10 +23,6 @@ FailureOr<GRFMode> parseGRFMode(AsmParser &parser);
 /// Prints a mode as a keyword and a count as a number.
 void printGRFMode(AsmPrinter &printer, GRFMode mode);
 
-/// Whether `report` is what a module cache hit replays as a binary's report:
-/// an array of report entries (objects).
-bool isReportEntryArray(const llvm::json::Value &report);
-
 } // namespace mlir::xpu
 
 #define GET_ATTRDEF_CLASSES

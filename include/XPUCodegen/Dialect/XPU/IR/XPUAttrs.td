@@ -382,9 +382,14 @@ def XPU_ModuleCacheHitAttr : AttrDef<XPU_Dialect, "ModuleCacheHit"> {
     replays it and removes it:
 
     * `report`: the binary's report entries as the run that stored them
-      wrote them, a JSON array of objects (the verifier parses it);
+      wrote them, a non-empty JSON array of compiled modules' entries. The
+      verifier parses it (refusing nesting deeper than 64 levels before
+      LLVM's recursive parser sees it) and holds every entry to the schema
+      all readers rely on (`checkReportEntry`, `ReportSchema.h`); a failed
+      module's entry is refused, since the cache keeps compiled modules only;
     * `diagnostics`: the `#xpu.replayed_diagnostic`s that run gave for the
-      binary, in order.
+      binary, in order (warnings and remarks: a build with an error is never
+      cached).
 
     Example (a report of one entry, abbreviated):
     `xpu.module_cache_hit = #xpu.module_cache_hit<report = "[...]",

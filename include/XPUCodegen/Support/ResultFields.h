@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef XPUCODEGEN_TARGET_CODEGEN_RESULTFIELDS_H
-#define XPUCODEGEN_TARGET_CODEGEN_RESULTFIELDS_H
+#ifndef XPUCODEGEN_SUPPORT_RESULTFIELDS_H
+#define XPUCODEGEN_SUPPORT_RESULTFIELDS_H
 
 #include "llvm/ADT/StringRef.h"
 
@@ -19,14 +19,14 @@ namespace mlir::xpu::fields {
 
 #define RESULT_FIELD(NAME, KEY)                                                \
   inline constexpr llvm::StringLiteral k##NAME = KEY;
-#include "XPUCodegen/Target/Codegen/ResultFields.def"
+#include "XPUCodegen/Support/ResultFields.def"
 
 /// Every key, in the order of ResultFields.def.
 inline constexpr llvm::StringLiteral kAll[] = {
 #define RESULT_FIELD(NAME, KEY) KEY,
-#include "XPUCodegen/Target/Codegen/ResultFields.def"
+#include "XPUCodegen/Support/ResultFields.def"
 };
 
 } // namespace mlir::xpu::fields
 
-#endif // XPUCODEGEN_TARGET_CODEGEN_RESULTFIELDS_H
+#endif // XPUCODEGEN_SUPPORT_RESULTFIELDS_H
