@@ -10,29 +10,17 @@ EOT other than padding (illegal, nop) and labels, spaces collapsed.
 """
 import argparse
 import ctypes
+import os
 import re
 import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                "Inputs"))
+from mlir_strings import unescape  # noqa: E402
 
 ELF = re.compile(r'"\\7FELF((?:[^"\\]|\\.)*)"')
 PLATFORMS = {"xe2": 2 << 24, "xe-hpc": (1 << 24) | 4}
-
-
-def unescape(text):
-    out = bytearray()
-    i = 0
-    while i < len(text):
-        if text[i] == "\\":
-            nxt = text[i + 1]
-            if nxt in '"\\':
-                out.append(ord(nxt))
-                i += 2
-            else:
-                out.append(int(text[i + 1:i + 3], 16))
-                i += 3
-        else:
-            out += text[i].encode()
-            i += 1
-    return bytes(out)
 
 
 def sections(data):

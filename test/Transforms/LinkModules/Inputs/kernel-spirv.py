@@ -11,10 +11,15 @@ the OpName and OpDecorate of every id it defines or uses (sorted). Ids are
 renumbered in order of first appearance, so the same kernel prints the same
 text whether its module holds other kernels or not.
 """
+import os
 import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                "Inputs"))
+from mlir_strings import unescape  # noqa: E402
 
 BINARY = r'gpu\.binary @{} .*?assembly = "((?:[^"\\]|\\.)*)"'
 ID = re.compile(r"%(\d+)")
@@ -22,24 +27,6 @@ HEADER_OPS = {"OpCapability", "OpExtension", "OpExtInstImport",
               "OpMemoryModel"}
 ANNOTATION_OPS = {"OpName", "OpMemberName", "OpDecorate", "OpMemberDecorate",
                   "OpDecorateString", "OpDecorateId"}
-
-
-def unescape(text):
-    out = bytearray()
-    i = 0
-    while i < len(text):
-        if text[i] == "\\":
-            nxt = text[i + 1]
-            if nxt in '"\\':
-                out.append(ord(nxt))
-                i += 2
-            else:
-                out.append(int(text[i + 1:i + 3], 16))
-                i += 3
-        else:
-            out += text[i].encode()
-            i += 1
-    return bytes(out)
 
 
 def disassemble(path, binary):

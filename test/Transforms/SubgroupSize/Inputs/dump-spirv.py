@@ -1,29 +1,16 @@
 """Prints, for each gpu.binary in MLIR text on stdin, its name and the
 entry points and execution modes of its first SPIR-V object (spirv-dis)."""
+import os
 import re
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..",
+                                "Inputs"))
+from mlir_strings import unescape  # noqa: E402
+
 BINARY = re.compile(r'gpu\.binary @(\w+).*?, assembly = "((?:[^"\\]|\\.)*)"')
-
-
-def unescape(text):
-    out = bytearray()
-    i = 0
-    while i < len(text):
-        if text[i] == "\\":
-            nxt = text[i + 1]
-            if nxt in '"\\':
-                out.append(ord(nxt))
-                i += 2
-            else:
-                out.append(int(text[i + 1:i + 3], 16))
-                i += 3
-        else:
-            out.append(ord(text[i]))
-            i += 1
-    return bytes(out)
 
 
 for name, payload in BINARY.findall(sys.stdin.read()):
