@@ -230,7 +230,12 @@ def XPULinkModules : Pass<"xpu-link-modules", "::mlir::ModuleOp"> {
 
     `max-kernels` (at least 2) bounds the kernels of one linked module, so
     that one huge module does not serialize all work onto one compiler worker
-    (`jobs`); modules with more kernels than that stay alone.
+    (`jobs`); modules with more kernels than that stay alone. A module built
+    in a forced mode whose register-pressure estimate fills that mode's
+    register file (it likely spills, and IGC then compiles its whole module
+    again) links only with such modules, spread over at least two linked
+    modules balanced by estimated compile cost (longest processing time
+    first), so that heavy kernels compile in parallel (docs/Linking.md).
 
     With `check-lowering` (the default), each candidate is first lowered
     alone, on a copy, by `xpu-lower-to-xevm`'s device pipeline (with the

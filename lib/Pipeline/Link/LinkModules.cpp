@@ -31,6 +31,9 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <numeric>
+#include <queue>
+
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPULINKMODULES
 #include "XPUCodegen/Pipeline/Passes.h.inc"
@@ -132,8 +135,9 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     for (auto [module, level, lowered] :
          llvm::zip_equal(candidates, levels, lowers))
       if (lowered)
-        groups[builder.getArrayAttr(
-                   {getLinkKey(module), builder.getStringAttr(level)})]
+        groups[builder.getArrayAttr({getLinkKey(module),
+                                     builder.getStringAttr(level),
+                                     builder.getBoolAttr(isHeavy(module))})]
             .push_back(module);
 
     SymbolTable symbols(getOperation());
@@ -141,7 +145,10 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
       if (StringAttr name = SymbolTable::getSymbolName(&op))
         takenNames.insert(name.getValue());
     for (auto &[key, modules] : groups)
-      for (ArrayRef<gpu::GPUModuleOp> batch : cutIntoBatches(modules))
+      for (ArrayRef<gpu::GPUModuleOp> batch :
+           cast<BoolAttr>(cast<ArrayAttr>(key)[2]).getValue()
+               ? balanceHeavyModules(modules)
+               : cutIntoBatches(modules))
         if (batch.size() > 1)
           link(batch, symbols);
     redirectReferences();
@@ -223,22 +230,126 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     return lowers;
   }
 
+  /// A module's estimated native compile cost: its operations, scaled by
+  /// how far its register-pressure estimate exceeds the small register file
+  /// (IGC spends far longer per operation on a kernel that spills).
+  static uint64_t estimateCompileCost(gpu::GPUModuleOp module) {
+    uint64_t ops = 0;
+    module.getBody()->walk([&](Operation *) { ++ops; });
+    auto target = cast<TargetAttr>(module.getTargetsAttr()[0]);
+    const DeviceInfo *device = lookupDevice(target.getArch());
+    if (!device || !reachesPressurePercent(module, *device, 100))
+      return ops;
+    return ops * getModulePressurePercent(module, *device) / 100;
+  }
+
+  /// A linked module in the making.
+  struct Batch {
+    uint64_t cost = 0;
+    size_t kernels = 0;
+    SmallVector<size_t> members;
+  };
+
   /// Consecutive runs of `modules` with at most max-kernels kernels each.
-  SmallVector<ArrayRef<gpu::GPUModuleOp>>
+  SmallVector<SmallVector<gpu::GPUModuleOp>>
   cutIntoBatches(ArrayRef<gpu::GPUModuleOp> modules) {
-    SmallVector<ArrayRef<gpu::GPUModuleOp>> batches;
-    size_t begin = 0, kernels = 0;
-    for (size_t i = 0, e = modules.size(); i < e; ++i) {
-      size_t count = getKernelNames(modules[i]).size();
+    SmallVector<SmallVector<gpu::GPUModuleOp>> batches(1);
+    size_t kernels = 0;
+    for (gpu::GPUModuleOp module : modules) {
+      size_t count = getKernelNames(module).size();
       if (kernels + count > linkMaxKernels) {
-        batches.push_back(modules.slice(begin, i - begin));
-        begin = i;
+        batches.emplace_back();
         kernels = 0;
       }
+      batches.back().push_back(module);
       kernels += count;
     }
-    batches.push_back(modules.drop_front(begin));
     return batches;
+  }
+
+  /// Cuts `modules` (one group of heavy modules) into at least two batches
+  /// of at most max-kernels kernels, balanced by estimated compile cost:
+  /// the most expensive module first, each into the cheapest batch with
+  /// room (longest processing time first), so that the heavy kernels
+  /// compile in parallel instead of in one build the other workers wait
+  /// for. A batch keeps its modules in input order; batches are ordered by
+  /// their first module. O(n log n) in modules.
+  SmallVector<SmallVector<gpu::GPUModuleOp>>
+  balanceHeavyModules(ArrayRef<gpu::GPUModuleOp> modules) {
+    SmallVector<size_t> kernels;
+    SmallVector<uint64_t> costs;
+    size_t totalKernels = 0;
+    for (gpu::GPUModuleOp module : modules) {
+      kernels.push_back(getKernelNames(module).size());
+      totalKernels += kernels.back();
+      costs.push_back(estimateCompileCost(module));
+    }
+    SmallVector<size_t> order(modules.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::stable_sort(order,
+                      [&](size_t a, size_t b) { return costs[a] > costs[b]; });
+
+    size_t capacity = std::min<size_t>(
+        linkMaxKernels, std::max<size_t>(1, llvm::divideCeil(totalKernels, 2)));
+    // The batches with room, cheapest (then first) on top.
+    SmallVector<Batch> batches(llvm::divideCeil(totalKernels, capacity));
+    auto cheaper = [&](size_t a, size_t b) {
+      return std::make_pair(batches[a].cost, a) >
+             std::make_pair(batches[b].cost, b);
+    };
+    std::priority_queue<size_t, std::vector<size_t>, decltype(cheaper)> open(
+        cheaper);
+    for (size_t b = 0; b < batches.size(); ++b)
+      open.push(b);
+    for (size_t i : order) {
+      // Batches too full for this module wait aside until it is placed.
+      SmallVector<size_t> full;
+      while (!open.empty() &&
+             batches[open.top()].kernels + kernels[i] > capacity) {
+        full.push_back(open.top());
+        open.pop();
+      }
+      size_t b = open.empty() ? batches.size() : open.top();
+      if (open.empty())
+        batches.emplace_back();
+      else
+        open.pop();
+      batches[b].cost += costs[i];
+      batches[b].kernels += kernels[i];
+      batches[b].members.push_back(i);
+      for (size_t kept : full)
+        open.push(kept);
+      if (batches[b].kernels < capacity)
+        open.push(b);
+    }
+
+    for (Batch &batch : batches)
+      llvm::sort(batch.members);
+    llvm::erase_if(batches, [](const Batch &b) { return b.members.empty(); });
+    llvm::sort(batches, [](const Batch &a, const Batch &b) {
+      return a.members.front() < b.members.front();
+    });
+    SmallVector<SmallVector<gpu::GPUModuleOp>> result;
+    for (const Batch &batch : batches)
+      result.push_back(llvm::to_vector(llvm::map_range(
+          batch.members, [&](size_t i) { return modules[i]; })));
+    return result;
+  }
+
+  /// Whether `module` is built in a forced mode (not `auto`, whose likely
+  /// spillers stay alone, nor IGC's own `default`) and its estimate fills
+  /// that mode's register file: it likely spills, IGC then compiles its
+  /// whole module again, so it is linked only with other such modules.
+  static bool isHeavy(gpu::GPUModuleOp module) {
+    auto target = cast<TargetAttr>(module.getTargetsAttr()[0]);
+    GRFMode mode = target.getGrfMode();
+    if (auto explicitMode =
+            module->getAttrOfType<GRFModeAttr>(XPUDialect::kGRFModeAttrName))
+      mode = explicitMode.getValue();
+    unsigned registers = getGRFModeRegisters(mode);
+    const DeviceInfo *device = lookupDevice(target.getArch());
+    return device && registers &&
+           reachesPressurePercent(module, *device, 100 * registers / 128);
   }
 
   /// Merges `parts` into a new module placed before the first of them.

@@ -14,6 +14,7 @@
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "NativeCodegenDriverImpl.h"
+#include "XPUCodegen/Support/CheckedThread.h"
 #include "XPUCodegen/Target/Codegen/CodegenOptionDefaults.h"
 #include "XPUCodegen/Target/Codegen/CodegenOptions.h"
 
@@ -21,8 +22,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CachePruning.h"
 #include "llvm/Support/Process.h"
-#include "llvm/Support/ThreadPool.h"
 
+#include <atomic>
 #include <mutex>
 #include <numeric>
 
@@ -237,10 +238,26 @@ void NativeCodegenDriver::Batch::forEachIndex(
       body(i);
     return;
   }
-  llvm::StdThreadPool threadPool(llvm::hardware_concurrency(threads));
-  for (size_t i = 0; i < count; ++i)
-    threadPool.async([body, i] { body(i); });
-  threadPool.wait();
+  // This thread and up to threads - 1 helpers take indices in order. A
+  // helper that cannot be created (a pids limit) only means fewer at once,
+  // never an abort: this thread alone still runs every index.
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < count; i = next++)
+      body(i);
+  };
+  std::vector<CheckedThread> helpers;
+  for (size_t i = 1, e = std::min<size_t>(threads, count); i < e; ++i) {
+    llvm::Expected<CheckedThread> helper = CheckedThread::start(work);
+    if (!helper) {
+      llvm::consumeError(helper.takeError());
+      break;
+    }
+    helpers.push_back(std::move(*helper));
+  }
+  work();
+  for (CheckedThread &helper : helpers)
+    helper.join();
 }
 
 void NativeCodegenDriver::Batch::compileModule(size_t index) {
