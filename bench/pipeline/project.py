@@ -113,6 +113,8 @@ class Project:
             "compiles": sum(1 for a in fresh if counts_as_build(a)),
             "compiles_by_module": by_module,
             "compile_ms_sum": sum(a.get("compile_ms", 0) for a in fresh),
+            "compile_ms_max": max((a.get("compile_ms", 0) for a in fresh),
+                                  default=0),
             "cache": sorted({str(m.get("cache")) for m in modules}),
             "compiler": sorted({str(m.get("compiler")) for m in modules}),
             "timing": parse_timing(stderr),
