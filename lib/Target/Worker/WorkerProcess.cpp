@@ -159,14 +159,28 @@ bool isELFFile(const std::string &path) {
                                 "ELF";
 }
 
+/// How the worker reaches the compiler's own loader, when the compiler
+/// brings one: the host starts it through the loader, or (a wrapper, which
+/// the loader cannot run) the worker re-executes itself through it
+/// (kWorkerLoaderEnvVar). Decided once per start.
+enum class LoaderUse { None, ByHost, ByWorker };
+
+LoaderUse getLoaderUse(const std::string &path,
+                       const CompilerInstallation &compiler) {
+  if (compiler.loader.empty())
+    return LoaderUse::None;
+  return isELFFile(path) ? LoaderUse::ByHost : LoaderUse::ByWorker;
+}
+
 /// The command line: the worker, through the compiler's own loader when the
-/// compiler brings its runtime. A wrapper runs as it is: the worker it
-/// starts goes through the loader itself (kWorkerLoaderEnvVar).
-std::vector<std::string>
-getWorkerCommand(const std::string &path, const WorkerLimits &limits,
-                 StringRef workDir, const CompilerInstallation &compiler) {
+/// host starts it so.
+std::vector<std::string> getWorkerCommand(const std::string &path,
+                                          const WorkerLimits &limits,
+                                          StringRef workDir,
+                                          const CompilerInstallation &compiler,
+                                          LoaderUse loader) {
   std::vector<std::string> command;
-  if (!compiler.loader.empty() && isELFFile(path))
+  if (loader == LoaderUse::ByHost)
     command = {compiler.loader, "--library-path",
                compiler.getLoaderLibraryPath()};
   command.push_back(path);
@@ -181,10 +195,9 @@ getWorkerCommand(const std::string &path, const WorkerLimits &limits,
 /// not preloaded into the worker: it could not reserve its shadow memory
 /// under the worker's RLIMIT_AS.
 std::vector<std::string>
-getWorkerEnvironment(const std::string &path,
-                     const CompilerInstallation &compiler) {
+getWorkerEnvironment(const CompilerInstallation &compiler, LoaderUse loader) {
   std::vector<std::string> env = getCompilerEnvironment(compiler);
-  if (!compiler.loader.empty() && !isELFFile(path)) {
+  if (loader == LoaderUse::ByWorker) {
     env.push_back((kWorkerLoaderEnvVar + "=" + compiler.loader).str());
     env.push_back(
         (kWorkerLoaderPathEnvVar + "=" + compiler.getLoaderLibraryPath())
@@ -285,8 +298,10 @@ WorkerProcess::launch(const std::string &path, const WorkerLimits &limits,
     return pipes.takeError();
 
   pid_t pid;
-  int rc = spawnWithPipes(getWorkerCommand(path, limits, *workDir, compiler),
-                          getWorkerEnvironment(path, compiler), *pipes, pid);
+  LoaderUse loader = getLoaderUse(path, compiler);
+  int rc =
+      spawnWithPipes(getWorkerCommand(path, limits, *workDir, compiler, loader),
+                     getWorkerEnvironment(compiler, loader), *pipes, pid);
   if (rc != 0)
     return makeError(formatv(
         "cannot start {2} '{0}'{3}: {1}", path, std::strerror(rc), what,
