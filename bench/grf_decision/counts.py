@@ -3,10 +3,12 @@
 `auto` against IGC's default build, IGC's auto flag, Triton's rule and the
 best over every register count.
 
-Kernels: the family of gen_family.py (50 modules of one kernel) and the
-project's examples (examples/*.mlir, one gpu.module each; mixed_modes' two
-kernels lose their per-kernel GRF pins so that `auto` decides their shared
-build). Ground truth: each module's SPIR-V (xpu-emit-spirv) built by the
+Kernels (--family): `mlir`, the family of gen_family.py (50 modules of one
+kernel) and the project's examples (examples/*.mlir, one gpu.module each;
+mixed_modes' two kernels lose their per-kernel GRF pins so that `auto`
+decides their shared build); `cl`, the second family of gen_cl_family.py
+(44 OpenCL C kernels through clang's SPIR-V backend: GEMM tiles in f32,
+f16 and bf16, reductions), which the search was not designed on. Ground truth: each module's SPIR-V (xpu-emit-spirv) built by the
 compiler's ocloc once per register count the device has (docs/Devices.md,
 "Register counts": the mode flags for 128/256/512, `-ze-exp-register-file-
 size N` for the others), once without a GRF flag (IGC's default) and once
@@ -33,8 +35,12 @@ fewest registers. Policies:
 No kernel here declares a work-group (known_block_size), so every count
 can launch and Triton's num_warps <= 32 guard (#7623) lets it retry.
 
-Usage: counts.py BUILD_DIR [--arch ptl] [--compiler-root DIR] [--jobs N]
-                 [--kernels NAME,...] [--per-kernel]
+Threads per engine come from the build's device table (resident threads,
+docs/Devices.md).
+
+Usage: counts.py BUILD_DIR [--arch ptl] [--family mlir|cl]
+                 [--compiler-root DIR] [--jobs N] [--kernels NAME,...]
+                 [--per-kernel]
 """
 import argparse
 import concurrent.futures
@@ -50,11 +56,18 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(os.path.dirname(HERE))
 
-# Threads per vector engine at each count (docs/Devices.md).
-THREADS = {
-    "ptl": {32: 10, 64: 10, 96: 10, 128: 8, 160: 6, 192: 5, 256: 4},
-    "cri": {32: 8, 64: 8, 96: 8, 128: 8, 160: 6, 192: 5, 256: 4, 512: 2},
-}
+ARCHS = ("ptl", "cri")
+# Resident threads per vector engine at each count, by arch: the build's
+# device table (load_threads).
+THREADS = {}
+
+
+def load_threads(build_dir, arch):
+    """{registers: threads per engine} from the build's device table."""
+    sys.path.insert(0, os.path.join(build_dir, "python_packages"))
+    from xpu_codegen import _xpu_codegen
+    info = _xpu_codegen.device_info(arch)
+    return dict(zip(info["grf_counts"], info["threads_per_count"]))
 MODE_FLAGS = {128: "-cl-intel-128-GRF-per-thread",
               256: "-cl-intel-256-GRF-per-thread",
               512: "-cl-intel-512-GRF-per-thread"}
@@ -175,6 +188,18 @@ def score(arch, measured):
             max(g for g, _, _ in measured.values()))
 
 
+def read_cl_units(workdir, wanted):
+    """gen_cl_family.py's modules: [{name, set, spirv, kernels}]."""
+    cmd = [sys.executable, os.path.join(HERE, "gen_cl_family.py"), workdir]
+    if wanted:
+        cmd += ["--only", ",".join(sorted(wanted))]
+    subprocess.run(cmd, check=True)
+    with open(os.path.join(workdir, "family.json")) as f:
+        return [{"name": e["name"], "set": "family", "kernels": [e["name"]],
+                 "spirv": os.path.join(workdir, e["name"] + ".spv")}
+                for e in json.load(f)]
+
+
 def read_units(workdir, wanted):
     """The modules benchmarked: [{name, set, mlir, kernels}]."""
     subprocess.run([sys.executable, os.path.join(HERE, "gen_family.py"),
@@ -206,14 +231,27 @@ def read_units(workdir, wanted):
     return units
 
 
-def run_auto(xpu_opt, unit, arch, root, workdir):
-    """`grf-mode=auto` on a module, for real: its report's module entry."""
+def run_auto(args, unit):
+    """`grf-mode=auto` on a module, for real: its report's module entry
+    (xpu-opt's pipeline for MLIR, the Python CLI for SPIR-V)."""
+    arch, root, workdir = args.arch, args.root, args.workdir
     report = os.path.join(workdir, unit["name"] + ".auto.json")
-    subprocess.run([xpu_opt, unit["mlir"], "-o", os.devnull,
-                    f"--xpu-codegen-pipeline=arch={arch} grf-mode=auto "
-                    f"cache-dir=none backend=ocloc jobs=1 "
-                    f"compiler-root={root} report={report}"],
-                   capture_output=True, check=True)
+    if "spirv" in unit:
+        env = dict(os.environ, PYTHONPATH=os.path.join(args.build_dir,
+                                                       "python_packages"))
+        subprocess.run([sys.executable, "-m", "xpu_codegen", "compile",
+                        unit["spirv"], "--arch", arch, "--grf-mode", "auto",
+                        "--backend", "ocloc", "--cache-dir", "none",
+                        "--jobs", "1", "--compiler-root", root, "-q",
+                        "-o", os.path.join(workdir, unit["name"] + ".zebin"),
+                        "--report", report], env=env, capture_output=True,
+                       check=True)
+    else:
+        subprocess.run([args.xpu_opt, unit["mlir"], "-o", os.devnull,
+                        f"--xpu-codegen-pipeline=arch={arch} grf-mode=auto "
+                        f"cache-dir=none backend=ocloc jobs=1 "
+                        f"compiler-root={root} report={report}"],
+                       capture_output=True, check=True)
     with open(report) as f:
         (module,) = json.load(f)["modules"]
     if "error" in module:
@@ -224,13 +262,15 @@ def run_auto(xpu_opt, unit, arch, root, workdir):
 def measure_unit(args, unit):
     """Every ground-truth build of `unit`, and `auto`'s result."""
     arch, workdir = args.arch, args.workdir
-    spirv = os.path.join(workdir, unit["name"] + ".spv")
-    with open(spirv, "wb") as f:
-        f.write(emit_spirv(args.xpu_opt, unit["mlir"], arch))
+    spirv = unit.get("spirv")
+    if not spirv:
+        spirv = os.path.join(workdir, unit["name"] + ".spv")
+        with open(spirv, "wb") as f:
+            f.write(emit_spirv(args.xpu_opt, unit["mlir"], arch))
     keys = [None, IGC_AUTO] + sorted(THREADS[arch])
     builds = {k: build(args.ocloc, spirv, arch, k, unit["kernels"], workdir)
               for k in keys}
-    module = run_auto(args.xpu_opt, unit, arch, args.root, workdir)
+    module = run_auto(args, unit)
     auto = {k["name"]: (k["grf_count"], k["simd"], k["spill_size"])
             for k in module["kernels"]}
     return builds, auto, module
@@ -353,7 +393,10 @@ def done_means(rows):
 def parse_args():
     parser = argparse.ArgumentParser()
     parser.add_argument("build_dir")
-    parser.add_argument("--arch", default="ptl", choices=sorted(THREADS))
+    parser.add_argument("--arch", default="ptl", choices=ARCHS)
+    parser.add_argument("--family", default="mlir", choices=("mlir", "cl"),
+                        help="gen_family.py and the examples, or "
+                             "gen_cl_family.py")
     parser.add_argument("--compiler-root",
                         default=os.path.join(SOURCE, ".compilers",
                                              "igc-2.40"))
@@ -369,6 +412,7 @@ def parse_args():
     args.xpu_opt = os.path.join(args.build_dir, "bin", "xpu-opt")
     args.ocloc = ocloc_command(args.root)
     args.workdir = tempfile.mkdtemp(prefix=f"grf-counts-{args.arch}-")
+    THREADS[args.arch] = load_threads(args.build_dir, args.arch)
     return args
 
 
@@ -376,7 +420,8 @@ def main():
     args = parse_args()
     arch = args.arch
     wanted = set(filter(None, args.kernels.split(",")))
-    units = read_units(args.workdir, wanted)
+    units = (read_cl_units(args.workdir, wanted) if args.family == "cl"
+             else read_units(args.workdir, wanted))
     if not units:
         sys.exit(f"no kernel named {sorted(wanted)}")
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
@@ -389,8 +434,9 @@ def main():
     n_family = sum(r["set"] == "family" for r in rows)
     print(f"register-count benchmark: arch={arch}, compiler="
           f"{module['compiler']} ({os.path.basename(args.root)}), "
-          f"{len(rows)} kernels ({n_family} of gen_family.py, "
-          f"{len(rows) - n_family} of examples/), counts "
+          f"{len(rows)} kernels ({n_family} of "
+          f"{'gen_cl_family.py' if args.family == 'cl' else 'gen_family.py'}"
+          f", {len(rows) - n_family} of examples/), counts "
           f"{sorted(THREADS[arch])}")
     print("\n".join(summarize(rows, names)))
     print("\n".join(done_means(rows)))

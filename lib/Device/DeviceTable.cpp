@@ -59,27 +59,23 @@ static constexpr llvm::ArrayRef<uint16_t> kNoIds;
 // ignored (128) on Gen12LP and older; the 512-GRF flag gives 512 on cri and
 // is rc 245 "512-grf-per-thread option is not supported on this platform"
 // everywhere else (IGC 2.40; IGC 1.0.12504 has no 512 mode).
-// Threads per vector engine: Intel's oneAPI GPU optimization guide (8 on
-// Xe-HPC, Xe-HPG and later, halved to 4 in large GRF mode; 7 on Gen12LP and
-// older, 6 on Gen9 LP); 2 at 512 registers and the Xe3 variable counts from
-// compute-runtime's thread-count rules. Sources in docs/Devices.md.
+// Threads per vector engine (resident, the occupancy): Intel's oneAPI GPU
+// optimization guide (8 on Xe-HPC, Xe-HPG and later, halved to 4 in large GRF
+// mode; 7 on Gen12LP and older, 6 on Gen9 LP); Xe3 from compute-runtime's
+// thread-count rule; cri from compute-runtime df41b98 and IGC's Xe3P table
+// (2048 registers per engine: 8 threads up to 256 registers, 4 at 512).
+// Sources in docs/Devices.md.
 static constexpr GRFModeInfo kXeModes[] = {{128, 8}, {256, 4}};
-// cri at 512 registers: 2 threads per engine, compute-runtime's Xe3P
-// work-group limit (16 threads of an 8-engine core), the one that decides
-// what launches; IGC's Xe3P GRF table and cri's release helper say 4
-// resident threads (docs/Devices.md).
-static constexpr GRFModeInfo kXe3PModes[] = {{128, 8}, {256, 4}, {512, 2}};
+static constexpr GRFModeInfo kXe3PModes[] = {{128, 8}, {256, 8}, {512, 4}};
 static constexpr GRFModeInfo kGen7ThreadModes[] = {{128, 7}};
 static constexpr GRFModeInfo kGen9LPModes[] = {{128, 6}};
 // Register counts besides the modes, asked for with IGC 2.40's
 // `-ze-exp-register-file-size N` (grf_count is then N); IGC 2.40 builds
 // 32, 64 and 96 everywhere measured, 160 and 192 on Xe3 and Xe3P only, and
 // crashes (SIGSEGV) on any other N (224 anywhere, 160 and 192 on Xe-HPC and
-// Xe2), so those are not listed. Threads per engine: compute-runtime's
-// Xe3 calculateAvailableThreadCount (10 up to 96 registers, 8 at 128, 6 at
-// 160, 5 at 192); on Xe3P its work-group limits (64 threads of 8 engines
-// up to 128 registers, 48 at 160, 40 at 192) and IGC's Xe3P GRF table agree
-// (8 below 128). Xe-HPC and Xe2 run 8 threads below 128 registers as at
+// Xe2), so those are not listed. Resident threads per engine: Xe3's rule in
+// compute-runtime (10 up to 96 registers, 8 at 128, 6 at 160, 5 at 192); 8
+// on Xe3P (above). Xe-HPC and Xe2 run 8 threads below 128 registers as at
 // 128: fewer registers gain nothing there. Sources in docs/Devices.md.
 static constexpr RegisterCountFlag kSizeFlag =
     RegisterCountFlag::RegisterFileSize;
@@ -97,8 +93,14 @@ static constexpr RegisterCountInfo kXe3PCounts[] = {
     {32, 8, kSizeFlag, kKnownToIGC2},
     {64, 8, kSizeFlag, kKnownToIGC2},
     {96, 8, kSizeFlag, kKnownToIGC2},
-    {160, 6, kSizeFlag, kKnownToIGC2},
-    {192, 5, kSizeFlag, kKnownToIGC2}};
+    {160, 8, kSizeFlag, kKnownToIGC2},
+    {192, 8, kSizeFlag, kKnownToIGC2}};
+// What the released drivers (compute-runtime 26.27 and 26.31, before
+// df41b98) count on cri for the largest work-group: Xe3's rule
+// (gfx_core_helper_xe3_and_later.inl), 1 thread above 256 registers.
+static constexpr LaunchThreadsInfo kXe3PReleasedLaunchThreads[] = {
+    {32, 10}, {64, 10}, {96, 10}, {128, 8},
+    {160, 6}, {192, 5}, {256, 4}, {512, 1}};
 
 // Sub-group sizes: Xe-HPC, Xe2, Xe3 and Xe3P run SIMD16 and SIMD32 (IGC
 // rejects a required size 8 there: "unsupported on this platform"), the
@@ -195,10 +197,10 @@ static constexpr DeviceInfo kDevices[] = {
      kXeHPScratch, kPTLIds, kIGC2, kXe3Counts},
     {"ptl-u", "xe3-lpg", 64, kXeModes, true, 8, 1024, kSIMD16Subgroups,
      kXeHPScratch, kPTLUIds, kIGC2, kXe3Counts},
-    // Xe3P (Crescent Island): the 512-register mode, a quarter of the
-    // threads.
+    // Xe3P (Crescent Island): the 512-register mode, half the threads; the
+    // released drivers' launch limit differs from the hardware's threads.
     {"cri", "xe3p-xpc", 64, kXe3PModes, true, 8, 1024, kSIMD16Subgroups,
-     kXeHPScratch, kCRIIds, kIGC2, kXe3PCounts},
+     kXeHPScratch, kCRIIds, kIGC2, kXe3PCounts, kXe3PReleasedLaunchThreads},
 };
 
 const GRFModeInfo *DeviceInfo::getGRFMode(unsigned registers) const {
@@ -214,6 +216,15 @@ unsigned DeviceInfo::getThreadsPerEU(unsigned registers) const {
   if (const RegisterCountInfo *count = getRegisterCount(registers))
     return count->threadsPerEU;
   return 0;
+}
+
+unsigned DeviceInfo::getLaunchThreadsPerEU(unsigned registers) const {
+  if (!getThreadsPerEU(registers))
+    return 0;
+  for (const LaunchThreadsInfo &launch : launchThreads)
+    if (launch.registers == registers)
+      return launch.threadsPerEU;
+  return getThreadsPerEU(registers);
 }
 
 const RegisterCountInfo *
@@ -233,10 +244,9 @@ bool DeviceInfo::buildsRegisterCount(unsigned registers,
 }
 
 bool DeviceInfo::hasVariableRegisterFile() const {
+  unsigned smallestMode = grfModes.front().registers;
   return llvm::any_of(registerCounts, [&](const RegisterCountInfo &count) {
-    return llvm::none_of(grfModes, [&](const GRFModeInfo &mode) {
-      return mode.threadsPerEU == count.threadsPerEU;
-    });
+    return count.registers > smallestMode;
   });
 }
 
@@ -253,7 +263,8 @@ unsigned DeviceInfo::getMostThreadsRegisters() const {
     auto registers = static_cast<unsigned>(count);
     if (!getGRFMode(registers) && !buildsRegisterCount(registers, knownTo))
       continue;
-    if (!best || getThreadsPerEU(registers) >= getThreadsPerEU(best))
+    if (!best ||
+        getLaunchThreadsPerEU(registers) >= getLaunchThreadsPerEU(best))
       best = registers;
   }
   return best;
@@ -272,7 +283,7 @@ bool DeviceInfo::supportsSubgroupSize(unsigned size) const {
 
 unsigned DeviceInfo::getMaxWorkGroupSize(unsigned registers,
                                          unsigned simd) const {
-  unsigned threads = getThreadsPerEU(registers);
+  unsigned threads = getLaunchThreadsPerEU(registers);
   if (!threads)
     return 0;
   uint64_t fit = uint64_t(eusPerCore) * threads * simd;

@@ -91,6 +91,7 @@ constexpr Field kKernelFields[] = {
     {fields::kSubgroupSize, Kind::Count, false},
     {fields::kThreadsPerEU, Kind::Count, false},
     {fields::kLinkedName, Kind::String, false},
+    {fields::kSpillNote, Kind::String, false},
 };
 } // namespace
 

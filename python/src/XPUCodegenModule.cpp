@@ -130,14 +130,16 @@ static void defineDeviceFacts(py::module_ &m) {
         }
         info["grf_modes"] = modes;
         info["threads_per_eu"] = threads;
-        py::list counts, countThreads;
+        py::list counts, countThreads, launchThreads;
         for (int64_t registers : getGRFCounts(*device)) {
+          auto count = static_cast<unsigned>(registers);
           counts.append(registers);
-          countThreads.append(
-              device->getThreadsPerEU(static_cast<unsigned>(registers)));
+          countThreads.append(device->getThreadsPerEU(count));
+          launchThreads.append(device->getLaunchThreadsPerEU(count));
         }
         info["grf_counts"] = counts;
         info["threads_per_count"] = countThreads;
+        info["launch_threads_per_count"] = launchThreads;
         info["eus_per_core"] = device->eusPerCore;
         info["max_work_group_size"] = device->maxWorkGroupSize;
         info["sub_group_sizes"] = py::cast(std::vector<unsigned>(

@@ -46,7 +46,9 @@ def device(arch) -> Device:
                   sub_group_sizes=tuple(info["sub_group_sizes"]),
                   max_scratch_per_thread=info["max_scratch_per_thread"],
                   grf_counts=tuple(info["grf_counts"]),
-                  threads_per_count=tuple(info["threads_per_count"]))
+                  threads_per_count=tuple(info["threads_per_count"]),
+                  launch_threads_per_count=tuple(
+                      info["launch_threads_per_count"]))
 
 
 def _device_grf_modes(arch: str):

@@ -26,6 +26,7 @@ def _module_from_entry(entry: dict, binary: bytes) -> Module:
             n_spills=k[F.N_SPILLS],
             threads_per_eu=k.get(F.THREADS_PER_EU, 0),
             binary_name=k.get(F.LINKED_NAME, k[F.NAME]),
+            spill_note=k.get(F.SPILL_NOTE, ""),
         )
         for k in entry[F.KERNELS]
     )

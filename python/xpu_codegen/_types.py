@@ -84,6 +84,9 @@ class Kernel:
     #: deduplication gave the binary another name for it (a renamed copy of
     #: a kernel shares its original's binary; docs/NativeCodegen.md).
     binary_name: str = ""
+    #: Set where IGC's build log gave another spill than the binary's
+    #: ``.ze_info`` (``spill_size`` is always the binary's): what each said.
+    spill_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -151,7 +154,8 @@ class Device:
     family: str
     #: Registers per thread of each GRF mode the compiler builds, ascending.
     grf_modes: Tuple[int, ...]
-    #: Hardware threads per vector engine in each of those modes.
+    #: Hardware threads each vector engine keeps resident in each of those
+    #: modes (the occupancy ``auto`` maximizes).
     threads_per_eu: Tuple[int, ...]
     eus_per_core: int
     max_work_group_size: int
@@ -160,14 +164,21 @@ class Device:
     #: Every register count a binary can have, ascending: the modes' and,
     #: on Xe3/Xe3P's variable register file, the counts between (32 ... 192).
     grf_counts: Tuple[int, ...] = ()
-    #: Hardware threads per vector engine at each of those counts.
+    #: Hardware threads each vector engine keeps resident at each of those
+    #: counts.
     threads_per_count: Tuple[int, ...] = ()
+    #: Threads per vector engine the released drivers count at each of those
+    #: counts when they size the largest work-group (a different fact on
+    #: ``cri``: docs/Devices.md).
+    launch_threads_per_count: Tuple[int, ...] = ()
 
     def max_work_group_size_for(self, grf_count: int, simd: int) -> int:
         """The largest work-group a kernel with ``grf_count`` registers per
-        thread at SIMD width ``simd`` can launch with (0: no such count)."""
+        thread at SIMD width ``simd`` can launch with (0: no such count):
+        the driver's launch threads, not the resident ones."""
         if grf_count not in self.grf_counts:
             return 0
-        threads = self.threads_per_count[self.grf_counts.index(grf_count)]
+        threads = self.launch_threads_per_count[
+            self.grf_counts.index(grf_count)]
         return min(self.eus_per_core * threads * simd,
                    self.max_work_group_size)

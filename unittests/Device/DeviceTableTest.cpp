@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <tuple>
 
 using namespace mlir::xpu;
 
@@ -60,11 +61,15 @@ TEST(DeviceTable, ListsGRFModesWithThreadsPerEngine) {
   const DeviceInfo *cri = lookupDevice("cri");
   ASSERT_NE(cri, nullptr);
   EXPECT_EQ(cri->getGRFModeList(), "128, 256, 512");
-  EXPECT_EQ(cri->getGRFMode(512)->threadsPerEU, 2u);
+  // 2048 registers per engine on cri (compute-runtime df41b98): 8 threads
+  // at 256 registers, 4 at 512.
+  EXPECT_EQ(cri->getGRFMode(256)->threadsPerEU, 8u);
+  EXPECT_EQ(cri->getGRFMode(512)->threadsPerEU, 4u);
   EXPECT_TRUE(cri->supportsXLargeGRF());
   for (const DeviceInfo &device : getDevices()) {
-    if (device.name != "cri")
+    if (device.name != "cri") {
       EXPECT_EQ(device.getGRFMode(512), nullptr) << device.name.str();
+    }
     ASSERT_FALSE(device.grfModes.empty()) << device.name.str();
     EXPECT_EQ(device.grfModes.front().registers, 128u) << device.name.str();
   }
@@ -230,17 +235,31 @@ TEST(DeviceTable, RegisterCountsCarryFlagThreadsAndCompiler) {
                                     {192u, 5u},
                                     {256u, 4u}})
     EXPECT_EQ(ptl->getThreadsPerEU(registers), threads) << registers;
-  // Xe3P: 8 below 128 too (compute-runtime and IGC agree), 2 at 512.
+  // Xe3P keeps 8 threads resident up to 256 registers and 4 at 512
+  // (compute-runtime df41b98, IGC's Xe3P table); the released drivers
+  // (26.27, 26.31) size work-groups by Xe3's rule, 1 thread above 256.
   const DeviceInfo *cri = lookupDevice("cri");
-  for (auto [registers, threads] : {std::pair{32u, 8u},
-                                    {64u, 8u},
-                                    {96u, 8u},
-                                    {128u, 8u},
-                                    {160u, 6u},
-                                    {192u, 5u},
-                                    {256u, 4u},
-                                    {512u, 2u}})
+  for (auto [registers, threads, launch] : {std::tuple{32u, 8u, 10u},
+                                            {64u, 8u, 10u},
+                                            {96u, 8u, 10u},
+                                            {128u, 8u, 8u},
+                                            {160u, 8u, 6u},
+                                            {192u, 8u, 5u},
+                                            {256u, 8u, 4u},
+                                            {512u, 4u, 1u}}) {
     EXPECT_EQ(cri->getThreadsPerEU(registers), threads) << registers;
+    EXPECT_EQ(cri->getLaunchThreadsPerEU(registers), launch) << registers;
+  }
+  EXPECT_EQ(cri->getLaunchThreadsPerEU(224), 0u);
+  // Elsewhere the two facts agree.
+  for (const DeviceInfo &device : getDevices()) {
+    if (device.name == "cri")
+      continue;
+    for (int64_t registers : getGRFCounts(device))
+      EXPECT_EQ(device.getLaunchThreadsPerEU(unsigned(registers)),
+                device.getThreadsPerEU(unsigned(registers)))
+          << device.name.str() << " " << registers;
+  }
   // Only IGC 2.40 builds the extra counts, and never 224 or, on Xe-HPC and
   // Xe2, 160 and 192 (IGC 2.40 crashes on them).
   for (unsigned registers : {32u, 64u, 96u, 128u, 160u, 192u, 256u, 512u})
@@ -258,8 +277,9 @@ TEST(DeviceTable, RegisterCountsCarryFlagThreadsAndCompiler) {
   EXPECT_TRUE(pvc->buildsRegisterCount(128, kKnownToIGC1));
 }
 
-TEST(DeviceTable, OnlyXe3TradesThreadsBelowTheModes) {
-  // Fewer than 128 registers gain no threads on Xe-HPC and Xe2.
+TEST(DeviceTable, OnlyXe3AndXe3PHaveCountsBetweenTheModes) {
+  // IGC picks 160 or 192 registers on its own there; fewer than 128
+  // registers gain no threads on Xe-HPC and Xe2.
   for (llvm::StringRef name : {"ptl", "ptl-u", "cri"})
     EXPECT_TRUE(lookupDevice(name)->hasVariableRegisterFile()) << name.str();
   for (llvm::StringRef name :
@@ -271,9 +291,12 @@ TEST(DeviceTable, OnlyXe3TradesThreadsBelowTheModes) {
 TEST(DeviceTable, XLargeGRFQuartersTheLargestWorkGroup) {
   const DeviceInfo *cri = lookupDevice("cri");
   EXPECT_EQ(cri->getMaxWorkGroupSize(128, 16), 1024u);
+  // The released drivers' limit (launch threads), not the resident threads.
   EXPECT_EQ(cri->getMaxWorkGroupSize(256, 16), 512u);
-  EXPECT_EQ(cri->getMaxWorkGroupSize(512, 16), 256u);
-  EXPECT_EQ(cri->getMaxWorkGroupSize(512, 32), 512u);
+  EXPECT_EQ(cri->getMaxWorkGroupSize(192, 16), 640u);
+  EXPECT_EQ(cri->getMaxWorkGroupSize(512, 16), 128u);
+  EXPECT_EQ(cri->getMaxWorkGroupSize(512, 32), 256u);
+  EXPECT_EQ(cri->getMostThreadsRegisters(), 96u);
   EXPECT_EQ(lookupDevice("pvc")->getMaxWorkGroupSize(512, 16), 0u);
 }
 

@@ -32,6 +32,9 @@ struct FakeGRFCompiler {
   unsigned defaultCount = 128;
   /// By registers per thread: small is 128, large 256, xlarge 512.
   std::map<unsigned, Build> counts;
+  /// IGC's default build where it differs from the explicit build at
+  /// defaultCount (measured: IGC's own 192 spilled, the explicit 192 not).
+  std::optional<Build> defaultBuild;
   std::vector<BuildGRF> built;
 
   unsigned getRegisters(BuildGRF mode) const {
@@ -45,7 +48,8 @@ struct FakeGRFCompiler {
   llvm::Expected<BuildAttempt> operator()(BuildGRF mode) {
     built.push_back(mode);
     unsigned registers = getRegisters(mode);
-    Build build = counts[registers];
+    Build build = mode == BuildGRF::Default && defaultBuild ? *defaultBuild
+                                                            : counts[registers];
     BuildAttempt attempt;
     attempt.mode = mode;
     attempt.buildFlags = getBuildFlags(mode, WorkerBackend::Ocloc, "");

@@ -339,7 +339,7 @@ TEST(GRFBuildTest, AutoOnRealBuilds) {
 // IGC 2.40 (tools/install-compiler's root; test/Inputs/Native/make_inputs.sh)
 //===----------------------------------------------------------------------===//
 
-TEST(GRFBuildTest, IGC2SpillSizeIsCrossCheckedWithTheLog) {
+TEST(GRFBuildTest, IGC2SpillSizeIsTheBinarysNotTheLogs) {
   // .ze_info spill_size 5760 = the log's "spilled around 90" x 64.
   Expected<BuildAttempt> attempt = measureBuild(
       BuildGRF::Small, "-cl-intel-128-GRF-per-thread",
@@ -354,13 +354,14 @@ TEST(GRFBuildTest, IGC2SpillSizeIsCrossCheckedWithTheLog) {
   response.log.replace(at, strlen("spilled around 90"), "spilled around 91");
   attempt = measureBuild(BuildGRF::Small, "-cl-intel-128-GRF-per-thread",
                          response, kPVCGRFBytes);
-  ASSERT_FALSE(bool(attempt));
-  std::string message = toString(attempt.takeError());
-  EXPECT_NE(message.find("kernel 'spill_small_only': .ze_info spill_size 5760 "
-                         "bytes disagrees with the build log's SIMD32 spill "
-                         "warning (5824 bytes)"),
+  // The binary's figure stands; the log's other one is named beside it.
+  ASSERT_TRUE(bool(attempt)) << toString(attempt.takeError());
+  EXPECT_EQ(attempt->spillSize, 5760);
+  EXPECT_NE(attempt->kernels[0].spillNote.find(
+                "spilled around 5824 bytes; the binary's .ze_info "
+                "spill_size is 5760"),
             std::string::npos)
-      << message;
+      << attempt->kernels[0].spillNote;
 }
 
 TEST(GRFBuildTest, IGC2NarrowsTheSIMDWidthOnScratchOverflow) {

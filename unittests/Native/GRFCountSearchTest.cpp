@@ -6,8 +6,10 @@
 //
 // The measured auto policy on ptl and cri (register counts 32 ... 256, 512 on
 // cri) with fake builds: it starts from IGC's default build, steps down
-// while nothing spills and up while it does, keeps the least spill, then the
-// most lanes per engine, then the fewest registers, and says why.
+// while nothing spills (never to a count that cannot run more lanes) and,
+// when it spills, asks for the default's own count explicitly and then
+// climbs; it keeps the least spill, then the most lanes per engine, then the
+// fewest registers, and says why.
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,20 +102,21 @@ TEST(GRFCountSearchTest, ClimbsWhileItSpills) {
   compiler.counts[128] = {1024, 16};
   Expected<GRFDecision> decision = decide(compiler, "ptl");
   ASSERT_TRUE(bool(decision));
-  EXPECT_EQ(compiler.built, (Modes{D, S, BuildGRF::Regs160}));
+  EXPECT_EQ(compiler.built, (Modes{D, BuildGRF::Regs96, S, BuildGRF::Regs160}));
   EXPECT_EQ(decision->getChosen().mode, BuildGRF::Regs160);
   EXPECT_EQ(decision->registers, 160);
   EXPECT_EQ(decision->getChosen().buildFlags, "-ze-exp-register-file-size 160");
 }
 
 TEST(GRFCountSearchTest, FillsTheDefaultsThreadClassFirst) {
-  // 64 spills; 96 runs as many threads: built before any fewer-thread count.
+  // 64 spills, asked for explicitly too; 96 runs as many threads: built
+  // before any fewer-thread count.
   FakeCompiler compiler;
   compiler.defaultCount = 64;
   compiler.counts[64] = {512, 16};
   Expected<GRFDecision> decision = decide(compiler, "ptl");
   ASSERT_TRUE(bool(decision));
-  EXPECT_EQ(compiler.built, (Modes{D, BuildGRF::Regs96}));
+  EXPECT_EQ(compiler.built, (Modes{D, BuildGRF::Regs64, BuildGRF::Regs96}));
   EXPECT_EQ(decision->registers, 96);
 }
 
@@ -130,14 +133,52 @@ TEST(GRFCountSearchTest, LanesCountTheSIMDWidth) {
 }
 
 TEST(GRFCountSearchTest, ClimbsTo512OnCRI) {
+  // cri keeps 8 threads up to 256 registers: from 192, 256 costs no lanes.
   FakeCompiler compiler;
   compiler.defaultCount = 192;
   compiler.counts[192] = {9000, 16};
   compiler.counts[256] = {4000, 16};
   Expected<GRFDecision> decision = decide(compiler, "cri");
   ASSERT_TRUE(bool(decision));
-  EXPECT_EQ(compiler.built, (Modes{D, L, BuildGRF::XLarge}));
+  EXPECT_EQ(compiler.built, (Modes{D, BuildGRF::Regs192, L, BuildGRF::XLarge}));
   EXPECT_EQ(decision->registers, 512);
+}
+
+TEST(GRFCountSearchTest, AsksForTheSpillingDefaultsCountBeforeClimbing) {
+  // Measured on ptl: IGC's default build chose 192 and spilled 128 bytes;
+  // the explicit 192 build spilled nothing at SIMD32 (160 lanes, more than
+  // 256's 128). The climb stops there.
+  FakeCompiler compiler;
+  compiler.defaultCount = 192;
+  compiler.defaultBuild = FakeCompiler::Build{128, 32};
+  compiler.counts[192] = {0, 32};
+  compiler.counts[256] = {0, 32};
+  Expected<GRFDecision> decision = decide(compiler, "ptl");
+  ASSERT_TRUE(bool(decision));
+  EXPECT_EQ(compiler.built, (Modes{D, BuildGRF::Regs192}));
+  EXPECT_EQ(decision->getChosen().mode, BuildGRF::Regs192);
+  EXPECT_EQ(decision->registers, 192);
+  EXPECT_EQ(decision->getChosen().buildFlags, "-ze-exp-register-file-size 192");
+}
+
+TEST(GRFCountSearchTest, NoProbeThatCannotRunMoreLanes) {
+  // cri: 8 resident threads from 32 to 256 registers, so no count below
+  // IGC's non-spilling 192 runs more lanes: nothing more is built.
+  FakeCompiler compiler;
+  compiler.defaultCount = 192;
+  Expected<GRFDecision> decision = decide(compiler, "cri");
+  ASSERT_TRUE(bool(decision));
+  EXPECT_EQ(compiler.built, (Modes{D}));
+  EXPECT_EQ(decision->registers, 192);
+  // ptl: from 256 at SIMD32 (4 x 32 = 128 lanes), 192 (5 threads) may run
+  // up to 160: built.
+  FakeCompiler wide;
+  wide.defaultCount = 256;
+  wide.counts[256] = {0, 32};
+  wide.counts[192] = {512, 32};
+  decision = decide(wide, "ptl");
+  ASSERT_TRUE(bool(decision));
+  EXPECT_EQ(wide.built, (Modes{D, BuildGRF::Regs192}));
 }
 
 TEST(GRFCountSearchTest, SpillingAtTheTopAsksForTheCountItself) {
@@ -154,13 +195,15 @@ TEST(GRFCountSearchTest, SpillingAtTheTopAsksForTheCountItself) {
   EXPECT_EQ(decision->registers, 256);
 }
 
-TEST(GRFCountSearchTest, CRIGainsNoThreadsBelow128) {
-  FakeCompiler compiler;
-  compiler.defaultCount = 64;
-  Expected<GRFDecision> decision = decide(compiler, "cri");
-  ASSERT_TRUE(bool(decision));
-  EXPECT_EQ(compiler.built, (Modes{D}));
-  EXPECT_EQ(decision->registers, 64);
+TEST(GRFCountSearchTest, CRIGainsNoThreadsBelow256) {
+  for (unsigned count : {64u, 128u, 160u, 256u}) {
+    FakeCompiler compiler;
+    compiler.defaultCount = count;
+    Expected<GRFDecision> decision = decide(compiler, "cri");
+    ASSERT_TRUE(bool(decision));
+    EXPECT_EQ(compiler.built, (Modes{D})) << count;
+    EXPECT_EQ(decision->registers, count);
+  }
 }
 
 TEST(GRFCountSearchTest, SpillUnderTheThresholdCountsAsNone) {
@@ -183,13 +226,14 @@ TEST(GRFCountSearchTest, AWorkGroupEndsTheStepAndTheDefaultThatCannotRun) {
   ASSERT_TRUE(bool(decision));
   EXPECT_EQ(compiler.built, (Modes{D, S}));
   EXPECT_EQ(decision->getChosen().mode, S);
-  // From 128 with spill, 160 would be next: ruled out before building.
+  // From 128 with spill (asked for explicitly too), 160 would be next:
+  // ruled out before building.
   FakeCompiler spilling;
   spilling.defaultCount = 128;
   spilling.counts[128] = {512, 16};
   decision = decide(spilling, "ptl", 1024, 0, 16);
   ASSERT_TRUE(bool(decision));
-  EXPECT_EQ(spilling.built, (Modes{D}));
+  EXPECT_EQ(spilling.built, (Modes{D, S}));
   EXPECT_NE(decision->reason.find("160 registers ruled out"),
             std::string::npos);
   EXPECT_FALSE(decision->workgroupLimit.empty());

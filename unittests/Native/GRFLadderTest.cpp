@@ -143,7 +143,8 @@ TEST(GRFLadderTest, ComparesWithTheBestSoFar) {
 
 TEST(GRFLadderTest, WorkGroupLimitRulesOut512Unbuilt) {
   // 512 work-items at SIMD16: 128 and 256 registers run them (1024, 512),
-  // 512 registers only 256 (8 engines x 2 threads x 16 lanes).
+  // 512 registers only 128 on the released drivers (8 engines x 1 thread x
+  // 16 lanes).
   FakeCompiler compiler;
   compiler.at(S).spill = 11520;
   compiler.at(L).spill = 2624;
@@ -152,7 +153,7 @@ TEST(GRFLadderTest, WorkGroupLimitRulesOut512Unbuilt) {
   EXPECT_EQ(compiler.built, (Modes{S, L}));
   EXPECT_EQ(d->getChosen().mode, L);
   EXPECT_NE(d->workgroupLimit.find("512-register GRF mode on cri runs at "
-                                   "most 256 at SIMD16 (8 vector engines x 2 "
+                                   "most 128 at SIMD16 (8 vector engines x 1 "
                                    "threads x 16 lanes"),
             std::string::npos)
       << d->workgroupLimit;
@@ -167,14 +168,14 @@ TEST(GRFLadderTest, WorkGroupLimitRulesOut512Unbuilt) {
 }
 
 TEST(GRFLadderTest, An512BinaryThatCannotLaunchEndsTheLadderBelowIt) {
-  // IGC picked SIMD16 at 512 registers: 512 work-items (which fit at
+  // IGC picked SIMD16 at 512 registers: 256 work-items (which fit at
   // SIMD32, so nothing was ruled out before building) do not fit; the
   // decision is the one the two lower rungs make, and all three are listed.
   FakeCompiler compiler;
   compiler.at(S) = {11520, 32, 0};
   compiler.at(L) = {2624, 32, 0};
   compiler.at(X) = {0, 16, 0};
-  Expected<GRFDecision> d = decide(compiler, criLimits(512, 0));
+  Expected<GRFDecision> d = decide(compiler, criLimits(256, 0));
   ASSERT_TRUE(bool(d)) << toString(d.takeError());
   EXPECT_EQ(compiler.built, (Modes{S, L, X}));
   EXPECT_EQ(d->getChosen().mode, L);
@@ -182,8 +183,8 @@ TEST(GRFLadderTest, An512BinaryThatCannotLaunchEndsTheLadderBelowIt) {
   EXPECT_FALSE(d->attempts[2].unusable.empty());
   EXPECT_FALSE(d->workgroupLimit.empty());
   EXPECT_EQ(d->reason.find("xlarge GRF ruled out (kernel 'k' has a "
-                           "work-group of 512 work-items; 512-register GRF "
-                           "mode on cri runs at most 256 at SIMD16"),
+                           "work-group of 256 work-items; 512-register GRF "
+                           "mode on cri runs at most 128 at SIMD16"),
             0u)
       << d->reason;
 }

@@ -23,12 +23,22 @@
 
 namespace mlir::xpu {
 
+/// Threads per vector engine at one register count, as a driver counts them
+/// for its work-group limit (DeviceInfo::launchThreads).
+struct LaunchThreadsInfo {
+  /// General registers per hardware thread.
+  unsigned registers;
+  /// Threads per engine the driver's work-group limit assumes.
+  unsigned threadsPerEU;
+};
+
 /// One GRF (register file) mode of a device.
 struct GRFModeInfo {
   /// General registers per hardware thread (the `n_regs` of the mode).
   unsigned registers;
-  /// Hardware threads each vector engine runs in this mode: the register
-  /// file is shared, so more registers per thread mean fewer threads.
+  /// Hardware threads each vector engine keeps resident in this mode (the
+  /// occupancy `auto` maximizes): the register file is shared, so more
+  /// registers per thread mean fewer threads.
   unsigned threadsPerEU;
 };
 
@@ -56,7 +66,7 @@ enum class RegisterCountFlag : uint8_t {
 struct RegisterCountInfo {
   /// General registers per hardware thread.
   unsigned registers;
-  /// Hardware threads per vector engine at this count.
+  /// Hardware threads each vector engine keeps resident at this count.
   unsigned threadsPerEU;
   /// How the count is asked for.
   RegisterCountFlag flag;
@@ -101,13 +111,24 @@ struct DeviceInfo {
   /// GRF flag (Xe3's variable register file: 64, 96, 160, 192 on ptl and
   /// cri), ascending. Empty where only the grfModes were measured.
   llvm::ArrayRef<RegisterCountInfo> registerCounts = {};
+  /// Where the released drivers' work-group limit assumes other threads per
+  /// engine than the hardware keeps resident (cri: compute-runtime 26.27 and
+  /// 26.31 count Xe3's 10/8/6/5/4 and 1 above 256 registers; the hardware
+  /// keeps 8, and 4 at 512): those counts, ascending. Empty where the two
+  /// agree. A different fact from threadsPerEU: it decides what launches,
+  /// never what `auto` maximizes.
+  llvm::ArrayRef<LaunchThreadsInfo> launchThreads = {};
 
   /// The mode with `registers` registers per thread, or null.
   const GRFModeInfo *getGRFMode(unsigned registers) const;
-  /// Hardware threads per vector engine for a binary with `registers`
-  /// registers per thread (a mode or a variable count); 0 when the device
-  /// has no such count.
+  /// Hardware threads each vector engine keeps resident for a binary with
+  /// `registers` registers per thread (a mode or a variable count): the
+  /// occupancy. 0 when the device has no such count.
   unsigned getThreadsPerEU(unsigned registers) const;
+  /// Threads per vector engine the released drivers' work-group limit
+  /// assumes at `registers` (launchThreads, else getThreadsPerEU); 0 when
+  /// the device has no such count.
+  unsigned getLaunchThreadsPerEU(unsigned registers) const;
   /// Whether the compiler honours the 256-GRF flag on this device.
   bool supportsLargeGRF() const { return getGRFMode(256) != nullptr; }
   /// Whether the compiler honours the 512-GRF flag on this device.
@@ -123,13 +144,15 @@ struct DeviceInfo {
   /// `registers` on this device when asked: a GRF mode, or a registerCounts
   /// entry it builds.
   bool buildsRegisterCount(unsigned registers, uint8_t compiler) const;
-  /// Whether the register count trades threads beyond the GRF modes: some
-  /// extra count runs a number of threads per engine no mode runs (Xe3,
-  /// Xe3P). Elsewhere (Xe-HPC, Xe2) fewer registers gain no threads.
+  /// Whether the register file is variable: the compiler builds counts
+  /// between the GRF modes (160 and 192 on Xe3 and Xe3P) and IGC's default
+  /// build picks one per kernel. Elsewhere (Xe-HPC, Xe2) only counts below
+  /// the smallest mode exist besides the modes, and they gain no threads.
   bool hasVariableRegisterFile() const;
-  /// The largest register count that runs the most threads per engine (a
-  /// mode, or a count a compiler that knows the device builds): where a
-  /// work-group fits if it fits anywhere (128 on pvc, 96 on ptl).
+  /// The largest register count at which the released drivers accept the
+  /// largest work-group (a mode, or a count a compiler that knows the device
+  /// builds): where a work-group launches if it launches anywhere (128 on
+  /// pvc, 96 on ptl and cri).
   unsigned getMostThreadsRegisters() const;
 
   /// Sub-group sizes (SIMD widths) a kernel may require on this device with
@@ -143,10 +166,10 @@ struct DeviceInfo {
   bool supportsSubgroupSize(unsigned size) const;
 
   /// The largest work-group a kernel compiled with `registers` registers per
-  /// thread at SIMD width `simd` can run: every work-item of a work-group
-  /// runs on one core at once, so at most eusPerCore x threads per EU with
-  /// that many registers x simd, and never more than maxWorkGroupSize. 0 when
-  /// the device has no such register count.
+  /// thread at SIMD width `simd` can launch: every work-item of a work-group
+  /// runs on one core at once, so at most eusPerCore x the driver's threads
+  /// per EU (getLaunchThreadsPerEU) x simd, and never more than
+  /// maxWorkGroupSize. 0 when the device has no such register count.
   unsigned getMaxWorkGroupSize(unsigned registers, unsigned simd) const;
 };
 

@@ -54,7 +54,7 @@ using namespace mlir::xpu;
 
 /// Bump when what an entry means changes: the key's parts, the payload, or
 /// how a hit is replayed.
-static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v3";
+static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v4";
 /// The payload's own framing, checked on read.
 static constexpr llvm::StringLiteral kPayloadMagic = "XPUMODC1";
 static constexpr uint32_t kPayloadVersion = 1;

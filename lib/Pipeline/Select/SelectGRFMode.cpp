@@ -318,8 +318,9 @@ struct SelectGRFModePass
         const DeviceInfo *device = lookupDevice(target.getArch());
         GRFMode forced = mode.value_or(target.getGrfMode());
         unsigned registers = getGRFModeRegisters(forced);
-        unsigned threads = registers ? device->getThreadsPerEU(registers) : 0;
-        if (!threads || threads >= device->getThreadsPerEU(
+        unsigned threads =
+            registers ? device->getLaunchThreadsPerEU(registers) : 0;
+        if (!threads || threads >= device->getLaunchThreadsPerEU(
                                        device->getMostThreadsRegisters()))
           continue;
         if (std::optional<WorkGroupLimit> limit = checkForcedWorkGroup(

@@ -47,7 +47,7 @@ constexpr StringLiteral kEntryPrefix = "llvmcache-";
 /// most): a miss, never read.
 constexpr uint64_t kMaxEntrySize = uint64_t(1) << 30;
 /// Bump when BuildAttempt's serialized fields change.
-constexpr uint32_t kBuildPayloadVersion = 1;
+constexpr uint32_t kBuildPayloadVersion = 2;
 constexpr uint32_t kIdentityPayloadVersion = 1;
 
 bool isValidKey(StringRef key) {
@@ -345,6 +345,7 @@ std::string mlir::xpu::serializeBuildAttempt(const BuildAttempt &attempt) {
          {kernel.grfCount, kernel.simd, kernel.spillSize, kernel.privateSize,
           kernel.scratchSize, kernel.nSpills})
       writer.write<int64_t>(value);
+    writer.writeBytes(kernel.spillNote);
   }
   writer.write<int64_t>(attempt.spillSize);
   writer.writeF64(attempt.compileMs);
@@ -369,8 +370,9 @@ mlir::xpu::deserializeBuildAttempt(llvm::StringRef payload) {
   StringRef binary = reader.readBytes();
   attempt.binary.assign(binary.begin(), binary.end());
   attempt.log = reader.readBytes().str();
-  // A kernel takes at least 56 bytes (an empty name and six fields).
-  uint64_t count = reader.readCount(56);
+  // A kernel takes at least 64 bytes (an empty name, six fields and an empty
+  // note).
+  uint64_t count = reader.readCount(64);
   if (reader.failed())
     return malformed("truncated");
   attempt.kernels.resize(count);
@@ -380,6 +382,7 @@ mlir::xpu::deserializeBuildAttempt(llvm::StringRef payload) {
          {&kernel.grfCount, &kernel.simd, &kernel.spillSize,
           &kernel.privateSize, &kernel.scratchSize, &kernel.nSpills})
       *field = reader.readI64();
+    kernel.spillNote = reader.readBytes().str();
   }
   attempt.spillSize = reader.readI64();
   attempt.compileMs = reader.readF64();

@@ -71,6 +71,10 @@ static llvm::json::Array getKernelsEntry(const ModuleCompileResult &result,
     if (unsigned threads =
             device ? device->getThreadsPerEU(kernel.grfCount) : 0)
       entry[fields::kThreadsPerEU] = threads;
+    // The build log said another spill than the binary (spill_size is the
+    // binary's).
+    if (!kernel.spillNote.empty())
+      entry[fields::kSpillNote] = kernel.spillNote;
     kernels.push_back(std::move(entry));
   }
   return kernels;

@@ -30,7 +30,7 @@ using namespace mlir::xpu::detail;
 std::string mlir::xpu::detail::getBuildKey(const PreparedModule &module,
                                            llvm::StringRef buildFlags) {
   // Bump when the meaning of a cached build changes.
-  static constexpr llvm::StringLiteral kFormatVersion = "xpu-build-v1";
+  static constexpr llvm::StringLiteral kFormatVersion = "xpu-build-v2";
   llvm::SHA256 hash;
   for (llvm::StringRef part :
        {llvm::StringRef(kFormatVersion), llvm::StringRef(module.spirvDigest),

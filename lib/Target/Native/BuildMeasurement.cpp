@@ -190,42 +190,47 @@ static const LogSpill *findLogSpill(ArrayRef<LogSpill> spills,
   return found;
 }
 
-/// The kernel's spill in bytes: .ze_info's spill_size where IGC writes it
-/// (2.x), cross-checked with the log line of the same SIMD width that
-/// describes the kept binary; the log line alone on IGC 1.0.12504.
+/// The kernel's spill in bytes, the binary's own: .ze_info's spill_size
+/// where the compiler writes the field (absent means none); the build log's
+/// warning only for IGC 1.0.12504, whose .ze_info has no such field. IGC's
+/// "spilled around N" is a floor (at least 1 for any spill or fill
+/// instruction) and only describes the last try, so where both exist a
+/// disagreement is named in `note`, never taken over the binary.
 static Expected<int64_t> getKernelSpill(ArrayRef<LogSpill> spills,
                                         ArrayRef<std::string> keptPrevious,
-                                        const ZebinKernel &kernel) {
+                                        const ZebinKernel &kernel,
+                                        bool zeInfoHasSpill,
+                                        std::string &note) {
   const LogSpill *logged = findLogSpill(spills, kernel);
-  if (!kernel.spillSize) {
-    // IGC kept an earlier attempt whose figures it never printed: without
-    // .ze_info there is nothing to measure the binary by.
-    if (!logged && is_contained(keptPrevious, kernel.name))
-      return createStringError(
-          inconvertibleErrorCode(),
-          formatv("kernel '{0}': IGC kept an earlier build (RetryManager) "
-                  "whose spill the log does not give, and .ze_info has no "
-                  "spill_size",
-                  kernel.name));
-    return logged ? logged->spillBytes : 0;
+  if (zeInfoHasSpill) {
+    int64_t bytes = kernel.spillSize.value_or(0);
+    if (logged && logged->spillBytes != bytes)
+      note = formatv("IGC's build log says SIMD{0} spilled around {1} bytes; "
+                     "the binary's .ze_info spill_size is {2}: the binary's "
+                     "figure is reported",
+                     logged->simd, logged->spillBytes, bytes);
+    return bytes;
   }
-  if (logged && logged->simd == kernel.simd &&
-      logged->spillBytes != *kernel.spillSize)
+  if (kernel.spillSize)
+    return *kernel.spillSize;
+  // IGC kept an earlier attempt whose figures it never printed: without
+  // .ze_info there is nothing to measure the binary by.
+  if (!logged && is_contained(keptPrevious, kernel.name))
     return createStringError(
         inconvertibleErrorCode(),
-        formatv("kernel '{0}': .ze_info spill_size {1} bytes disagrees with "
-                "the build log's SIMD{2} spill warning ({3} bytes)",
-                kernel.name, *kernel.spillSize, kernel.simd,
-                logged->spillBytes));
-  return *kernel.spillSize;
+        formatv("kernel '{0}': IGC kept an earlier build (RetryManager) "
+                "whose spill the log does not give, and .ze_info has no "
+                "spill_size",
+                kernel.name));
+  return logged ? logged->spillBytes : 0;
 }
 
 /// One kernel's measurement from the zebin, the worker's properties and the
 /// build log.
 static Expected<KernelMeasurement>
 measureKernel(const ZebinKernel &kernel, const WorkerResponse &response,
-              ArrayRef<LogSpill> logSpills,
-              ArrayRef<std::string> keptPrevious) {
+              ArrayRef<LogSpill> logSpills, ArrayRef<std::string> keptPrevious,
+              bool zeInfoHasSpill) {
   KernelMeasurement m;
   m.name = kernel.name;
   m.grfCount = kernel.grfCount;
@@ -241,7 +246,8 @@ measureKernel(const ZebinKernel &kernel, const WorkerResponse &response,
                         });
       it != response.kernels.end())
     m.privateSize = std::max<int64_t>(m.privateSize, it->privateMemSize);
-  Expected<int64_t> spill = getKernelSpill(logSpills, keptPrevious, kernel);
+  Expected<int64_t> spill = getKernelSpill(logSpills, keptPrevious, kernel,
+                                           zeInfoHasSpill, m.spillNote);
   if (!spill)
     return spill.takeError();
   m.spillSize = *spill;
@@ -330,8 +336,8 @@ Expected<BuildAttempt> mlir::xpu::measureBuild(BuildGRF mode,
     // not the user's kernel and is never launched.
     if (kernel.name == "Intel_Symbol_Table_Void_Program")
       continue;
-    Expected<KernelMeasurement> m =
-        measureKernel(kernel, response, logSpills, keptPrevious);
+    Expected<KernelMeasurement> m = measureKernel(
+        kernel, response, logSpills, keptPrevious, info->hasSpillSizeField());
     if (!m)
       return withLog(Twine(stringifyBuildGRF(mode)) +
                      " build: " + toString(m.takeError()));

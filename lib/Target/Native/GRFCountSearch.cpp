@@ -86,6 +86,22 @@ std::string CountSearch::describe(const BuildAttempt &attempt) const {
   return text;
 }
 
+unsigned CountSearch::getWidestSimd() const {
+  // Kernels that require a sub-group size keep it at every count; the others
+  // may get the device's widest.
+  unsigned widest = 0;
+  for (const KernelWorkGroup &kernel : limits.kernels)
+    widest =
+        std::max(widest, kernel.requiredSimd ? kernel.requiredSimd
+                                             : device.subgroupSizes.back());
+  return widest ? widest : device.subgroupSizes.back();
+}
+
+bool CountSearch::canAddLanes(unsigned registers) const {
+  uint64_t most = uint64_t(device.getThreadsPerEU(registers)) * getWidestSimd();
+  return int64_t(most) > -bestScore->negativeLanes;
+}
+
 std::optional<unsigned> CountSearch::topOfClass(unsigned threads) const {
   std::optional<unsigned> top;
   for (unsigned registers : counts)
@@ -169,17 +185,22 @@ Expected<std::optional<GRFDecision>> CountSearch::decide() {
   bestRegisters = current;
   text = "default (no GRF flag) built with " + describe(*first);
   // Without spill, fewer registers may run more threads; with spill, more
-  // registers may spill less.
+  // registers may spill less. A spilling default is first asked for at its
+  // own count: IGC's explicit build at N is not its default build at N
+  // (measured on ptl: 128 bytes spilled against none at 192).
   bool down = bestScore->spill == 0 && !bestScore->narrowed;
-  std::optional<unsigned> candidate = next(current, down);
-  // Spilling at the device's largest count: that count asked for with its
-  // flag is the one build left, and IGC may allocate it better than its
-  // own pick (measured: 1984 against 2048 bytes at 256 on ptl).
-  if (!candidate && !down)
-    candidate = current;
+  std::optional<unsigned> candidate =
+      down ? next(current, down) : std::optional<unsigned>(current);
   if (!candidate)
     text += "; no count runs more threads";
   for (; candidate; candidate = next(current, down)) {
+    if (down && !canAddLanes(*candidate)) {
+      text += formatv("; {0} registers cannot run more lanes ({1} threads x "
+                      "SIMD{2} at most), not built",
+                      *candidate, device.getThreadsPerEU(*candidate),
+                      getWidestSimd());
+      break;
+    }
     BuildGRF before = best;
     Expected<Step> outcome = step(*candidate);
     if (!outcome)

@@ -205,6 +205,13 @@ private:
   /// with the next more threads; up, the top of its own class if larger,
   /// else of the class with the next fewer threads.
   std::optional<unsigned> next(unsigned registers, bool down) const;
+  /// The widest SIMD any kernel of the module may get: its required
+  /// sub-group size, else the device's widest.
+  unsigned getWidestSimd() const;
+  /// Whether a build at `registers` could run more lanes in flight than the
+  /// best so far (its resident threads x getWidestSimd): a probe that cannot
+  /// is not built.
+  bool canAddLanes(unsigned registers) const;
   enum class Step { Built, Overflowed, Stopped };
   /// Builds `registers` and narrates it: Built (compared with the best),
   /// Overflowed (out of per-thread scratch), Stopped (its work-group cannot

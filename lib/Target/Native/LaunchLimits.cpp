@@ -73,7 +73,7 @@ static std::string describeWorkGroupLimit(StringRef kernel, uint64_t size,
      << " work-items; " << registers << "-register GRF mode on " << device.name
      << " runs at most " << device.getMaxWorkGroupSize(registers, simd)
      << " at SIMD" << simd;
-  if (unsigned threads = device.getThreadsPerEU(registers))
+  if (unsigned threads = device.getLaunchThreadsPerEU(registers))
     os << " (" << device.eusPerCore << " vector engines x " << threads
        << " threads x " << simd << " lanes, device limit "
        << device.maxWorkGroupSize << ")";

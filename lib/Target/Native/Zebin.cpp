@@ -380,6 +380,15 @@ Expected<ZebinInfo> ZeInfoParser::parse() {
   return info;
 }
 
+bool ZebinInfo::hasSpillSizeField() const {
+  auto [major, minor] = StringRef(zeInfoVersion).split('.');
+  unsigned majorNumber = 0, minorNumber = 0;
+  if (major.getAsInteger(10, majorNumber) ||
+      minor.getAsInteger(10, minorNumber))
+    return false;
+  return majorNumber > 1 || (majorNumber == 1 && minorNumber >= 39);
+}
+
 Expected<ZebinInfo> mlir::xpu::parseZeInfo(StringRef zeInfo) {
   return ZeInfoParser(zeInfo).parse();
 }

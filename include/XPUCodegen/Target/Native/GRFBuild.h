@@ -135,6 +135,9 @@ struct KernelMeasurement {
   int64_t scratchSize = 0;
   /// spillSize / (4 * simd): per-lane 4-byte slots, as Triton reports.
   int64_t nSpills = 0;
+  /// Where IGC's build log gives another spill than the binary's .ze_info
+  /// (spillSize is always the binary's): what each says. Empty otherwise.
+  std::string spillNote;
 };
 
 /// One build: flags in, native binary and measurements out.

@@ -48,6 +48,10 @@ struct ZebinInfo {
   /// .ze_info `version`, e.g. "1.20".
   std::string zeInfoVersion;
   std::vector<ZebinKernel> kernels;
+  /// Whether this .ze_info format has execution_env.spill_size (version 1.39
+  /// and later, IGC's zebin spec): a kernel without it then spills nothing.
+  /// IGC 1.0.12504 writes 1.20, IGC 2.40 1.73.
+  bool hasSpillSizeField() const;
 };
 
 /// Reads `binary`; a buffer that is not a zebin (not ELF, no or malformed
