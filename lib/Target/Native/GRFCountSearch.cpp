@@ -86,6 +86,18 @@ std::string CountSearch::describe(const BuildAttempt &attempt) const {
   return text;
 }
 
+/// Spill per lane, in 4-byte slots, at or under which a spill is small:
+/// intel-xpu-backend-for-triton's rolling-driver rule (#7959) rebuilds only
+/// above it.
+static constexpr int64_t kSmallSpillSlots = 16;
+
+bool CountSearch::isSmallSpill(const BuildAttempt &attempt) {
+  return llvm::all_of(attempt.kernels, [](const KernelMeasurement &kernel) {
+    return kernel.simd > 0 &&
+           kernel.spillSize / (4 * kernel.simd) <= kSmallSpillSlots;
+  });
+}
+
 unsigned CountSearch::getWidestSimd() const {
   // Kernels that require a sub-group size keep it at every count; the others
   // may get the device's widest.
@@ -185,12 +197,14 @@ Expected<std::optional<GRFDecision>> CountSearch::decide() {
   bestRegisters = current;
   text = "default (no GRF flag) built with " + describe(*first);
   // Without spill, fewer registers may run more threads; with spill, more
-  // registers may spill less. A spilling default is first asked for at its
-  // own count: IGC's explicit build at N is not its default build at N
-  // (measured on ptl: 128 bytes spilled against none at 192).
+  // registers may spill less. A small spill is first asked for at its own
+  // count: IGC's explicit build at N is not its default build at N
+  // (measured on ptl: 128 bytes spilled against none at 192); a large one
+  // is not undone that way, and climbs.
   bool down = bestScore->spill == 0 && !bestScore->narrowed;
-  std::optional<unsigned> candidate =
-      down ? next(current, down) : std::optional<unsigned>(current);
+  std::optional<unsigned> candidate = next(current, down);
+  if (!down && (!candidate || isSmallSpill(*first)))
+    candidate = current;
   if (!candidate)
     text += "; no count runs more threads";
   for (; candidate; candidate = next(current, down)) {

@@ -205,6 +205,9 @@ private:
   /// with the next more threads; up, the top of its own class if larger,
   /// else of the class with the next fewer threads.
   std::optional<unsigned> next(unsigned registers, bool down) const;
+  /// Whether every kernel's spill is at most 16 four-byte slots per lane
+  /// (small enough that IGC's explicit build at the same count may undo it).
+  static bool isSmallSpill(const BuildAttempt &attempt);
   /// The widest SIMD any kernel of the module may get: its required
   /// sub-group size, else the device's widest.
   unsigned getWidestSimd() const;
