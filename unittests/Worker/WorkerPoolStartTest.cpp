@@ -194,43 +194,58 @@ TEST(WorkerPoolStarts, EmitterKilledBeforeHelloCostsNoModule) {
 // Process groups: a worker's children go with it
 //===----------------------------------------------------------------------===//
 
-/// Whether `pid` is a live process (not gone, not a zombie).
-bool isRunning(pid_t pid) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> stat =
-      MemoryBuffer::getFileAsStream("/proc/" + std::to_string(pid) + "/stat");
+/// A child start-fault.sh recorded: its pid and start time (/proc/PID/stat
+/// field 22), so that a pid the kernel gave to another process is never
+/// taken for it (nor signalled).
+struct RecordedChild {
+  pid_t pid;
+  std::string startTime;
+};
+
+/// Whether `child` is a live process (not gone, not a zombie, not another
+/// process under a reused pid).
+bool isRunning(const RecordedChild &child) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> stat = MemoryBuffer::getFileAsStream(
+      "/proc/" + std::to_string(child.pid) + "/stat");
   if (!stat)
     return false;
-  // "pid (comm) S ...": the state follows the last ')'.
+  // "pid (comm) S ...": the state follows the last ')', the start time is
+  // the 20th field after it.
   StringRef text = (*stat)->getBuffer();
-  return !text.substr(text.rfind(')')).starts_with(") Z");
+  SmallVector<StringRef> fields;
+  text.substr(text.rfind(')') + 1).split(fields, ' ', -1, /*KeepEmpty=*/false);
+  return fields.size() > 19 && fields[0] != "Z" &&
+         fields[19] == child.startTime;
 }
 
-/// The pids in `file`, one a line, once each is written.
-std::vector<pid_t> readPids(StringRef file) {
-  std::vector<pid_t> pids;
+/// The children in `file`, "pid starttime" a line, once each is written.
+std::vector<RecordedChild> readChildren(StringRef file) {
+  std::vector<RecordedChild> children;
   ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(file);
   if (!text)
-    return pids;
+    return children;
   SmallVector<StringRef> lines;
   (*text)->getBuffer().split(lines, '\n', -1, /*KeepEmpty=*/false);
-  for (StringRef line : lines)
-    if (pid_t pid; !line.trim().getAsInteger(10, pid))
-      pids.push_back(pid);
-  return pids;
+  for (StringRef line : lines) {
+    auto [pidText, startTime] = line.trim().split(' ');
+    if (pid_t pid; !pidText.getAsInteger(10, pid) && pid > 0)
+      children.push_back({pid, startTime.trim().str()});
+  }
+  return children;
 }
 
-/// Waits (up to a minute: a loaded machine) for every pid in `file` to be
+/// Waits (up to a minute: a loaded machine) for every child in `file` to be
 /// gone; kills survivors.
 bool childrenGone(StringRef file) {
-  std::vector<pid_t> pids = readPids(file);
-  EXPECT_FALSE(pids.empty());
+  std::vector<RecordedChild> children = readChildren(file);
+  EXPECT_FALSE(children.empty());
   auto giveUp = Clock::now() + std::chrono::seconds(60);
-  while (llvm::any_of(pids, isRunning) && Clock::now() < giveUp)
+  while (llvm::any_of(children, isRunning) && Clock::now() < giveUp)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  bool gone = llvm::none_of(pids, isRunning);
-  for (pid_t pid : pids)
-    if (isRunning(pid))
-      ::kill(pid, SIGKILL);
+  bool gone = llvm::none_of(children, isRunning);
+  for (const RecordedChild &child : children)
+    if (isRunning(child))
+      ::kill(child.pid, SIGKILL);
   return gone;
 }
 

@@ -344,28 +344,36 @@ std::optional<int> WorkerProcess::reap(Clock::duration grace) {
   struct rusage usage = {};
   scope_exit recordUsage([&] { peakRssKiB = usage.ru_maxrss; });
   for (;;) {
+    pid_t current = pid;
+    if (current <= 0) // Another thread reaped it meanwhile.
+      return std::nullopt;
     siginfo_t info = {};
-    int r = ::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    int r = ::waitid(P_PID, id_t(current), &info, WEXITED | WNOHANG | WNOWAIT);
     if (r < 0 && errno == EINTR)
       continue;
     if (r < 0) { // ECHILD: someone else reaped it (SIGCHLD ignored).
+      std::lock_guard<std::mutex> lock(reapMutex);
       pid = -1;
       cleanUpAfterExit();
       return std::nullopt;
     }
-    bool exited = info.si_pid == pid;
+    bool exited = info.si_pid == current;
     if (!exited && Clock::now() < giveUp) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
       continue;
     }
     // Exited but not reaped yet, its pid still names its group: whatever
-    // the compiler forked goes with it.
-    killGroup();
-    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    // the compiler forked goes with it. The pid is given up (-1) before the
+    // lock is, so no other thread signals it once the kernel may reuse it.
+    std::lock_guard<std::mutex> lock(reapMutex);
+    if (pid != current)
+      return std::nullopt;
+    killGroupLocked();
+    while (::wait4(current, &status, 0, &usage) < 0 && errno == EINTR) {
     }
+    pid = -1;
     break;
   }
-  pid = -1;
   cleanUpAfterExit();
   return status;
 }
@@ -447,6 +455,12 @@ Error WorkerProcess::killWith(const Twine &message) {
 }
 
 void WorkerProcess::killGroup() const {
+  std::lock_guard<std::mutex> lock(reapMutex);
+  killGroupLocked();
+}
+
+void WorkerProcess::killGroupLocked() const {
+  pid_t pid = this->pid;
   if (pid <= 0 || !isOwner())
     return;
   // The worker leads its group; the second kill covers a worker that left

@@ -26,6 +26,7 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unistd.h>
@@ -151,8 +152,11 @@ private:
            std::optional<Clock::time_point> deadline, uint64_t limitMs,
            bool startup);
 
-  /// SIGKILL to the worker's process group (it leads one of its own).
+  /// SIGKILL to the worker's process group (it leads one of its own), under
+  /// reapMutex: never once the process is reaped.
   void killGroup() const;
+  /// killGroup with reapMutex held.
+  void killGroupLocked() const;
   /// Error for a worker that died on its own; reaps it.
   llvm::Error diedError(bool startup);
   /// Kills, reaps and returns an error with `message`.
@@ -166,7 +170,13 @@ private:
   void cleanUpAfterExit();
   std::string describeStatus(std::optional<int> status);
 
-  pid_t pid;
+  /// The worker's pid, -1 once reaped. Read by other threads (cancel()).
+  std::atomic<pid_t> pid;
+  /// Held while the process is signalled and while it is reaped, so that a
+  /// cancel() from another thread never signals a pid (or a process group)
+  /// the kernel has already given to an unrelated process: the reaping
+  /// thread sets pid to -1 before it lets go.
+  mutable std::mutex reapMutex;
   pid_t ownerPid = ::getpid();
   UniqueFd channel;
   UniqueFd errPipe;
