@@ -23,8 +23,8 @@ static ModuleCacheRecord makeRecord() {
   ModuleCacheRecord::Binary first;
   first.bytecode = std::string("ML\xefR", 4) + "bytecode";
   first.report = R"([{"module":"m","cache":"miss"}])";
-  first.diagnostics = {{DiagnosticSeverity::Warning, "spills"},
-                       {DiagnosticSeverity::Remark, "kept small"}};
+  first.diagnostics = {{DiagnosticSeverity::Warning, "spills", "m", "k"},
+                       {DiagnosticSeverity::Remark, "kept small", "m", ""}};
   ModuleCacheRecord::Binary split;
   split.bytecode = "more";
   split.report = "[]";

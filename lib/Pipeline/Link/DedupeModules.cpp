@@ -13,6 +13,7 @@
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/CanonicalPrinting.h"
+#include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 
@@ -102,6 +103,8 @@ struct DedupeModulesPass
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
       if (getXPUTargets(module).empty() || getModuleFailure(module))
         continue;
+      // Its kernels' locations outlive it if it is folded (KernelOrigins.h).
+      recordKernelOrigins(module);
       std::string digest = getCanonicalDigest(module);
       if (digest.empty())
         continue;
@@ -134,6 +137,7 @@ struct DedupeModulesPass
            llvm::zip_equal(getSymbolNames(duplicate), keptSymbols))
         where.symbolMap[from] = to;
       records.push_back(getDuplicateRecord(duplicate, where.symbolMap));
+      kept->setLoc(mergeKernelOrigins(kept.getLoc(), duplicate.getLoc()));
       duplicate.erase();
       ++numFolded;
     }

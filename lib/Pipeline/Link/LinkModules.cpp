@@ -18,6 +18,7 @@
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/Lower/DeviceLowering.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
@@ -365,8 +366,12 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     linked.setName(getLinkedModuleName(symbols));
     symbols.insert(linked, Block::iterator(first));
 
-    // The parts' own locations, for a part taken out again (LinkedParts.h);
-    // diagnostics on the linked module still point at the first.
+    // The parts' own locations and their kernels', for a part taken out
+    // again (LinkedParts.h) and for diagnostics about a part's kernel
+    // (KernelOrigins.h); diagnostics on the linked module still point at
+    // the first part.
+    for (gpu::GPUModuleOp part : parts)
+      recordKernelOrigins(part);
     SmallVector<Location> partLocs = llvm::map_to_vector(
         parts, [](gpu::GPUModuleOp part) { return part.getLoc(); });
     SymbolTable linkedSymbols(linked);

@@ -6,6 +6,7 @@
 
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Pipeline/KernelOrigins.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
@@ -42,6 +43,12 @@ void mlir::xpu::keepOnlyKernels(gpu::GPUModuleOp module,
 
 Location mlir::xpu::getLinkedPartLoc(Operation *linked, size_t index) {
   auto records = linked->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+  if (records && index < records.size())
+    if (auto record = dyn_cast<DictionaryAttr>(records[index]))
+      if (auto name = record.getAs<StringAttr>("module"))
+        if (std::optional<Location> origin =
+                findModuleOrigin(linked->getLoc(), name.getValue()))
+          return *origin;
   auto fused = dyn_cast<FusedLoc>(linked->getLoc());
   if (records && fused && !fused.getMetadata() &&
       fused.getLocations().size() == records.size() && index < records.size())

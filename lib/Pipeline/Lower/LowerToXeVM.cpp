@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
+#include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/Lower/DeviceLowering.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
@@ -303,6 +304,9 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
     if (getXPUTargets(module).empty() || getModuleFailure(module) ||
         !findUnloweredOp(module))
       return;
+    // Lowering replaces the kernels: their locations stay with the module
+    // for diagnostics about them (KernelOrigins.h).
+    recordKernelOrigins(module);
     if (!llvm::is_contained({"workgroup", "subgroup", "lane"},
                             StringRef(xegpuOpLevel))) {
       module.emitError() << "xpu-lower-to-xevm: xegpu-op-level must be "

@@ -17,6 +17,7 @@
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/CanonicalPrinting.h"
+#include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Support/BinaryFields.h"
@@ -57,7 +58,7 @@ using namespace mlir::xpu;
 static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v4";
 /// The payload's own framing, checked on read.
 static constexpr llvm::StringLiteral kPayloadMagic = "XPUMODC1";
-static constexpr uint32_t kPayloadVersion = 1;
+static constexpr uint32_t kPayloadVersion = 2;
 
 //===----------------------------------------------------------------------===//
 // Keys
@@ -170,9 +171,11 @@ mlir::xpu::serializeModuleCacheRecord(const ModuleCacheRecord &record) {
     writer.writeBytes(binary.bytecode);
     writer.writeBytes(binary.report);
     writer.write<uint64_t>(binary.diagnostics.size());
-    for (const auto &[severity, message] : binary.diagnostics) {
-      writer.write<uint8_t>(static_cast<uint8_t>(severity));
-      writer.writeBytes(message);
+    for (const CachedDiagnostic &diagnostic : binary.diagnostics) {
+      writer.write<uint8_t>(static_cast<uint8_t>(diagnostic.severity));
+      writer.writeBytes(diagnostic.message);
+      writer.writeBytes(diagnostic.module);
+      writer.writeBytes(diagnostic.kernel);
     }
   }
   writer.write<uint64_t>(record.launches.size());
@@ -191,7 +194,7 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
   if (reader.readU32() != kPayloadVersion)
     return malformed("unknown version");
   ModuleCacheRecord record;
-  // A binary takes at least 24 bytes (three lengths), a diagnostic 9, a
+  // A binary takes at least 24 bytes (three lengths), a diagnostic 25, a
   // launch 16: counts beyond what is left are refused before reserving.
   uint64_t numBinaries = reader.readCount(24);
   if (reader.failed() || numBinaries == 0)
@@ -200,13 +203,16 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
   for (ModuleCacheRecord::Binary &binary : record.binaries) {
     binary.bytecode = reader.readBytes().str();
     binary.report = reader.readBytes().str();
-    uint64_t numDiagnostics = reader.readCount(9);
+    uint64_t numDiagnostics = reader.readCount(25);
     for (uint64_t i = 0; i < numDiagnostics && !reader.failed(); ++i) {
       uint8_t severity = reader.readU8();
       if (severity > static_cast<uint8_t>(DiagnosticSeverity::Remark))
         return malformed("unknown diagnostic severity");
-      binary.diagnostics.emplace_back(DiagnosticSeverity(severity),
-                                      reader.readBytes().str());
+      CachedDiagnostic &diagnostic = binary.diagnostics.emplace_back();
+      diagnostic.severity = DiagnosticSeverity(severity);
+      diagnostic.message = reader.readBytes().str();
+      diagnostic.module = reader.readBytes().str();
+      diagnostic.kernel = reader.readBytes().str();
     }
   }
   uint64_t numLaunches = reader.readCount(16);
@@ -528,8 +534,8 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
         llvm::consumeError(std::move(error));
         return failure();
       }
-      if (llvm::any_of(entry.diagnostics, [](const auto &diagnostic) {
-            return diagnostic.first == DiagnosticSeverity::Error;
+      if (llvm::any_of(entry.diagnostics, [](const CachedDiagnostic &d) {
+            return d.severity == DiagnosticSeverity::Error;
           }))
         return failure();
       savedMs += getCompileMs(*report);
@@ -538,14 +544,17 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
         if (llvm::json::Object *object = reportEntry.getAsObject())
           (*object)[fields::kCacheTier] = fromShared ? "shared" : "local";
       SmallVector<Attribute> diagnostics;
-      for (const auto &[severity, message] : entry.diagnostics)
-        diagnostics.push_back(
-            ReplayedDiagnosticAttr::get(context, severity, message));
+      for (const CachedDiagnostic &d : entry.diagnostics)
+        diagnostics.push_back(ReplayedDiagnosticAttr::get(
+            context, d.severity, d.message, d.module, d.kernel));
       binary->setAttr(
           XPUDialect::kModuleCacheHitAttrName,
           ModuleCacheHitAttr::get(context, llvm::formatv("{0}", *report).str(),
                                   ArrayAttr::get(context, diagnostics)));
     }
+    // The binaries stand for the module now: its kernels' locations go
+    // with them, for the diagnostics a hit gives again (KernelOrigins.h).
+    recordKernelOrigins(module);
     for (gpu::BinaryOp binary : binaries) {
       binary->moveBefore(module);
       binary->setLoc(module.getLoc());

@@ -16,6 +16,7 @@
 
 #include "NativeCodegenRun.h"
 
+#include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
@@ -42,7 +43,9 @@ std::string mlir::xpu::detail::getExcerpt(StringRef message) {
 }
 
 Location mlir::xpu::detail::getLineLoc(Operation *op) {
-  if (auto loc = dyn_cast<FileLineColLoc>(op->getLoc()))
+  // The op's own line: the first file location, before any recorded kernel
+  // origin (KernelOrigins.h).
+  if (auto loc = op->getLoc()->findInstanceOf<FileLineColLoc>())
     return FileLineColLoc::get(loc.getFilename(), loc.getLine(), 0);
   return op->getLoc();
 }
@@ -143,9 +146,12 @@ void NativeCodegenRun::addFailure(Operation *op, StringRef name, StringRef arch,
 }
 
 void NativeCodegenRun::diagnose(Operation *binary, DiagnosticSeverity severity,
-                                const Twine &message) {
+                                const Twine &message, StringRef module,
+                                StringRef kernel) {
   std::string text = message.str();
   Location loc = getLineLoc(binary);
+  if (!module.empty())
+    loc = findKernelOrigin(binary->getLoc(), module, kernel).value_or(loc);
   switch (severity) {
   case DiagnosticSeverity::Warning:
     mlir::emitWarning(loc) << text;
@@ -160,7 +166,8 @@ void NativeCodegenRun::diagnose(Operation *binary, DiagnosticSeverity severity,
     // Notes belong to another diagnostic; never emitted on their own here.
     return;
   }
-  binaryDiagnostics[binary].emplace_back(severity, std::move(text));
+  binaryDiagnostics[binary].push_back(
+      {severity, std::move(text), module.str(), kernel.str()});
 }
 
 //===----------------------------------------------------------------------===//

@@ -39,17 +39,19 @@ static void markHit(llvm::json::Value &entry) {
       }
 }
 
-FailureOr<std::vector<llvm::json::Value>> mlir::xpu::takeModuleCacheHit(
-    gpu::BinaryOp binary,
-    std::vector<std::pair<DiagnosticSeverity, std::string>> &diagnostics) {
+FailureOr<std::vector<llvm::json::Value>>
+mlir::xpu::takeModuleCacheHit(gpu::BinaryOp binary,
+                              std::vector<CachedDiagnostic> &diagnostics) {
   auto hit = binary->getAttrOfType<ModuleCacheHitAttr>(
       XPUDialect::kModuleCacheHitAttrName);
   if (!hit)
     return failure();
   binary->removeAttr(XPUDialect::kModuleCacheHitAttrName);
   for (auto diag : hit.getDiagnostics().getAsRange<ReplayedDiagnosticAttr>())
-    diagnostics.emplace_back(diag.getDiagnosticSeverity(),
-                             diag.getMessage().str());
+    diagnostics.push_back(
+        {diag.getDiagnosticSeverity(), diag.getMessage().str(),
+         diag.getModule() ? diag.getModule().str() : std::string(),
+         diag.getKernel() ? diag.getKernel().str() : std::string()});
   llvm::json::Array report = hit.getReportEntries();
   std::vector<llvm::json::Value> entries(
       std::make_move_iterator(report.begin()),
@@ -61,7 +63,7 @@ FailureOr<std::vector<llvm::json::Value>> mlir::xpu::takeModuleCacheHit(
 
 void NativeCodegenRun::replayModuleCacheHit(
     gpu::BinaryOp binary, std::vector<ReportSlot> &reportSlots) {
-  std::vector<std::pair<DiagnosticSeverity, std::string>> diagnostics;
+  std::vector<CachedDiagnostic> diagnostics;
   FailureOr<std::vector<llvm::json::Value>> entries =
       takeModuleCacheHit(binary, diagnostics);
   if (failed(entries)) {
@@ -69,8 +71,8 @@ void NativeCodegenRun::replayModuleCacheHit(
                "malformed xpu.module_cache_hit attribute", reportSlots);
     return;
   }
-  for (auto &[severity, message] : diagnostics)
-    diagnose(binary, severity, message);
+  for (const CachedDiagnostic &d : diagnostics)
+    diagnose(binary, d.severity, d.message, d.module, d.kernel);
   for (llvm::json::Value &entry : *entries)
     reportSlots.push_back(
         {readCachedReport(std::move(entry)), 0, 0, "", binary});

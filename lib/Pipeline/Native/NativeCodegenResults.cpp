@@ -166,7 +166,7 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
     ModuleCompileResult &partCompiled = *partResult.result;
     ++numObjects;
     numBuilds += partCompiled.decision.attempts.size();
-    annotate(slot, partCompiled);
+    annotate(slot, partCompiled, &part);
     std::string home = request.name;
     if (partResult.split) {
       gpu::BinaryOp split =
@@ -248,21 +248,63 @@ gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder,
   return split;
 }
 
+/// The modules xpu-dedupe-modules folded into `module`: `xpu.duplicates` of
+/// `binary`, or the `duplicates` of `module`'s record in a linked binary.
+static SmallVector<DuplicateModule> getFoldedCopies(Operation *binary,
+                                                    StringRef module) {
+  ArrayAttr records =
+      binary->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName);
+  if (auto parts =
+          binary->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName))
+    for (auto part : parts.getAsRange<DictionaryAttr>())
+      if (auto name = part.getAs<StringAttr>("module");
+          name && name.getValue() == module)
+        records = part.getAs<ArrayAttr>("duplicates");
+  SmallVector<DuplicateModule> copies;
+  if (records)
+    for (Attribute record : records)
+      if (std::optional<DuplicateModule> copy = readDuplicateModule(record))
+        copies.push_back(std::move(*copy));
+  return copies;
+}
+
+/// The name `copy` gives the kept module's kernel `kept`.
+static StringRef getCopyKernel(const DuplicateModule &copy, StringRef kept) {
+  for (auto [own, keptName] : copy.renamedKernels)
+    if (keptName.getValue() == kept)
+      return own.getValue();
+  return kept;
+}
+
 void NativeCodegenRun::annotate(ObjectSlot slot,
-                                const ModuleCompileResult &result) {
+                                const ModuleCompileResult &result,
+                                const LinkedPart *part) {
   const GRFDecision &decision = result.decision;
   const BuildAttempt &chosen = decision.getChosen();
+  // The module and kernel names the user wrote (a linked part's kernels may
+  // have been renamed in the build).
+  StringRef module = part ? StringRef(part->name) : StringRef(result.name);
+  auto originalKernel = [&](StringRef kernel) -> StringRef {
+    if (part)
+      for (auto [linked, original] :
+           llvm::zip_equal(part->kernels, part->originalKernels))
+        if (linked == kernel)
+          return original;
+    return kernel;
+  };
   if (!result.validation.empty())
     diagnose(slot.binary, DiagnosticSeverity::Warning,
              "xpu-native-codegen: SPIRV-Tools rejects the SPIR-V of '" +
                  result.name +
                  "' (compiled anyway in an isolated worker; "
                  "validate-spirv=strict makes this an error): " +
-                 getExcerpt(result.validation));
+                 getExcerpt(result.validation),
+             module);
   for (const std::string &warning : decision.launchWarnings)
     diagnose(slot.binary, DiagnosticSeverity::Warning,
              "xpu-native-codegen: module '" + result.name + "' for arch '" +
-                 result.arch + "': " + warning);
+                 result.arch + "': " + warning,
+             module);
   if (remarks)
     diagnose(slot.binary, DiagnosticSeverity::Remark,
              llvm::formatv("xpu-native-codegen: '{0}' on {1}: {2} GRF "
@@ -270,19 +312,32 @@ void NativeCodegenRun::annotate(ObjectSlot slot,
                            "{5}): {6}",
                            result.name, result.arch,
                            getEffectiveGRFMode(chosen), result.nRegs,
-                           chosen.spillSize, result.backend, decision.reason));
+                           chosen.spillSize, result.backend, decision.reason),
+             module);
   // A forced mode that spills is worth a warning: the user chose it.
   GRFMode policy = getRequestedGRFMode(slot.binary, slot.target);
   bool forced =
       decision.attempts.size() == 1 && getForcedBuildGRF(policy) == chosen.mode;
-  if (forced && chosen.spillSize > 0)
-    for (const KernelMeasurement &kernel : chosen.kernels)
-      if (kernel.spillSize > 0)
-        diagnose(slot.binary, DiagnosticSeverity::Warning,
-                 llvm::formatv("xpu-native-codegen: kernel '{0}' spills "
-                               "{1} bytes per thread in {2} on {3}",
-                               kernel.name, kernel.spillSize,
-                               describeBuildGRF(chosen.mode), result.arch));
+  if (!forced || chosen.spillSize == 0)
+    return;
+  // At each kernel, and again at each folded copy's own kernel.
+  SmallVector<DuplicateModule> copies = getFoldedCopies(slot.binary, module);
+  for (const KernelMeasurement &kernel : chosen.kernels) {
+    if (kernel.spillSize == 0)
+      continue;
+    auto warn = [&](StringRef where, StringRef name) {
+      diagnose(slot.binary, DiagnosticSeverity::Warning,
+               llvm::formatv("xpu-native-codegen: kernel '{0}' spills {1} "
+                             "bytes per thread in {2} on {3}",
+                             name, kernel.spillSize,
+                             describeBuildGRF(chosen.mode), result.arch),
+               where, name);
+    };
+    StringRef name = originalKernel(kernel.name);
+    warn(module, name);
+    for (const DuplicateModule &copy : copies)
+      warn(copy.name.getValue(), getCopyKernel(copy, name));
+  }
 }
 
 void NativeCodegenRun::recordSpill(gpu::BinaryOp binary,

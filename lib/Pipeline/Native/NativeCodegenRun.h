@@ -17,6 +17,7 @@
 #ifndef XPUCODEGEN_LIB_PIPELINE_NATIVE_NATIVECODEGENRUN_H
 #define XPUCODEGEN_LIB_PIPELINE_NATIVE_NATIVECODEGENRUN_H
 
+#include "XPUCodegen/Pipeline/Native/ModuleCache.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/Codegen/CompileSession.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
@@ -147,9 +148,12 @@ private:
                   StringRef message, std::vector<ReportSlot> &reportSlots,
                   bool diagnose = true);
 
-  /// Emits `message` at `binary` and records it for the module cache.
+  /// Emits `message` and records it for the module cache: at kernel
+  /// `kernel` of module `module` where `binary` carries its origin
+  /// (KernelOrigins.h), else at that module, else at `binary`.
   void diagnose(Operation *binary, DiagnosticSeverity severity,
-                const Twine &message);
+                const Twine &message, StringRef module = {},
+                StringRef kernel = {});
 
   // Results and report (NativeCodegenResults.cpp).
   /// The report of a request slot (a copy under the folded module's name
@@ -185,7 +189,10 @@ private:
                           ObjectSlot slot, const LinkedPart &part,
                           const ModuleCompileResult &result);
 
-  void annotate(ObjectSlot slot, const ModuleCompileResult &result);
+  /// `part` for a linked part: its kernels' names in the build map back to
+  /// its own.
+  void annotate(ObjectSlot slot, const ModuleCompileResult &result,
+                const LinkedPart *part = nullptr);
 
   /// Writes the kept build's measurement as `xpu.spill` on `binary`, when
   /// it holds that one object (with several targets each object's
@@ -218,9 +225,7 @@ private:
   Pass::Statistic &numSplit;
 
   /// Diagnostics emitted at each binary, which the module cache replays.
-  llvm::DenseMap<Operation *,
-                 std::vector<std::pair<DiagnosticSeverity, std::string>>>
-      binaryDiagnostics;
+  llvm::DenseMap<Operation *, std::vector<CachedDiagnostic>> binaryDiagnostics;
   /// Whether the driver warned about the cache already.
   bool cacheWarned = false;
   /// The lowered linked modules xpu-emit-spirv kept, by binary name.

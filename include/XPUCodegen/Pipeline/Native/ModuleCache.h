@@ -56,6 +56,21 @@ std::optional<std::string> getModuleCacheKey(CompileSession &session,
                                              ArrayRef<TargetAttr> targets);
 
 /// What a cold run produced for one gpu.module.
+/// A diagnostic xpu-native-codegen emitted at a binary, as the module cache
+/// keeps it: what it said, and the module and kernel it is about (empty when
+/// it is about the binary), under which a hit finds its location again
+/// (KernelOrigins.h): a hit's module may sit on other lines.
+struct CachedDiagnostic {
+  DiagnosticSeverity severity;
+  std::string message;
+  std::string module;
+  std::string kernel;
+  bool operator==(const CachedDiagnostic &other) const {
+    return severity == other.severity && message == other.message &&
+           module == other.module && kernel == other.kernel;
+  }
+};
+
 struct ModuleCacheRecord {
   struct Binary {
     /// MLIR bytecode of the gpu.binary op, without location or helper
@@ -64,7 +79,7 @@ struct ModuleCacheRecord {
     /// Its report entries, in report order (a JSON array).
     std::string report;
     /// The diagnostics xpu-native-codegen emitted at it, in order.
-    std::vector<std::pair<DiagnosticSeverity, std::string>> diagnostics;
+    std::vector<CachedDiagnostic> diagnostics;
   };
   /// The module's own binary first, then those split from it, in IR order.
   std::vector<Binary> binaries;
@@ -80,7 +95,7 @@ deserializeModuleCacheRecord(StringRef payload);
 /// What xpu-native-codegen produced for one gpu.binary in this run.
 struct BinaryOutcome {
   std::vector<llvm::json::Value> entries;
-  std::vector<std::pair<DiagnosticSeverity, std::string>> diagnostics;
+  std::vector<CachedDiagnostic> diagnostics;
   /// An object of it failed to compile.
   bool failed = false;
 };
@@ -96,9 +111,9 @@ llvm::Error storeModuleCacheEntries(
 
 /// The report entries of a binary that a module cache hit replayed, with
 /// their cache fields saying so; diagnostics go to `diagnostics`.
-FailureOr<std::vector<llvm::json::Value>> takeModuleCacheHit(
-    gpu::BinaryOp binary,
-    std::vector<std::pair<DiagnosticSeverity, std::string>> &diagnostics);
+FailureOr<std::vector<llvm::json::Value>>
+takeModuleCacheHit(gpu::BinaryOp binary,
+                   std::vector<CachedDiagnostic> &diagnostics);
 
 } // namespace mlir::xpu
 

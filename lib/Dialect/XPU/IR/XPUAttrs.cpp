@@ -169,8 +169,14 @@ static ReplayedSeverity getReplayedSeverity(DiagnosticSeverity severity) {
 
 ReplayedDiagnosticAttr ReplayedDiagnosticAttr::get(MLIRContext *context,
                                                    DiagnosticSeverity severity,
-                                                   StringRef message) {
-  return get(context, getReplayedSeverity(severity), message);
+                                                   StringRef message,
+                                                   StringRef module,
+                                                   StringRef kernel) {
+  auto nameOrNull = [&](StringRef name) {
+    return name.empty() ? StringAttr() : StringAttr::get(context, name);
+  };
+  return get(context, getReplayedSeverity(severity), message,
+             nameOrNull(module), nameOrNull(kernel));
 }
 
 DiagnosticSeverity ReplayedDiagnosticAttr::getDiagnosticSeverity() const {

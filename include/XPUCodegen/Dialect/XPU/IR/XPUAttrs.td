@@ -351,21 +351,30 @@ def XPU_ReplayedDiagnosticAttr : AttrDef<XPU_Dialect, "ReplayedDiagnostic"> {
   let summary = "a diagnostic the run that stored a module cache entry gave";
   let description = [{
     One diagnostic `xpu-native-codegen` gave for a binary in the run that
-    stored it in the module cache, which a hit gives again at the binary's
-    location: `severity` (`note`, `warning`, `error`, `remark`) and
-    `message`.
+    stored it in the module cache, which a hit gives again: `severity`
+    (`note`, `warning`, `error`, `remark`) and `message`, and, for a
+    diagnostic about one kernel, its `module` and `kernel` names, under
+    which the hit finds that kernel's `gpu.func` in the module it replaces
+    (located there, not where the storing run had it); else at the binary.
 
     Example: `#xpu.replayed_diagnostic<severity = warning,
-    message = "xpu-native-codegen: ...">`.
+    message = "xpu-native-codegen: kernel 'k' spills ...", module = "m",
+    kernel = "k">`.
   }];
   let parameters = (ins
     EnumParameter<XPU_ReplayedSeverity>:$severity,
-    StringRefParameter<"the diagnostic's text">:$message
+    StringRefParameter<"the diagnostic's text">:$message,
+    OptionalParameter<"::mlir::StringAttr",
+                      "the module the diagnostic is about">:$module,
+    OptionalParameter<"::mlir::StringAttr",
+                      "the kernel the diagnostic is about">:$kernel
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let builders = [
     AttrBuilder<(ins "::mlir::DiagnosticSeverity":$severity,
-                     "::llvm::StringRef":$message)>
+                     "::llvm::StringRef":$message,
+                     CArg<"::llvm::StringRef", "{}">:$module,
+                     CArg<"::llvm::StringRef", "{}">:$kernel)>
   ];
   let extraClassDeclaration = [{
     /// The severity to diagnose it with again.
