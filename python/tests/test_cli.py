@@ -277,3 +277,15 @@ def test_value_lists_come_from_the_native_option_list():
                        "auto_strategy": listed["auto_strategy"],
                        "validate_spirv": listed["validate_spirv"],
                        "n_regs_default": listed["n_regs_default"]}
+
+
+def test_spirv_warnings_name_the_file_and_the_entry_point(tmp_path):
+    # SPIR-V has no source locations: a diagnostic about one of its kernels
+    # names the input file and the entry point (issue 40).
+    spv = INPUTS / "spill_small_only.spv"
+    result = run_cli("compile", spv, "--arch", "pvc", "--grf-mode", "small",
+                     "--cache-dir", "none", "-o", tmp_path / "k.zebin")
+    assert result.returncode == 0, result.stderr
+    assert re.search("^" + re.escape(str(spv)) + r": warning: kernel "
+                     r"'spill_small_only' spills \d+ bytes per thread",
+                     result.stderr, re.M), result.stderr

@@ -3,6 +3,7 @@ parallel on one shared pool of compiler workers."""
 
 import hashlib
 import os
+import re
 import warnings
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple, Union
@@ -28,6 +29,16 @@ class _BatchItem:
     kind: str  # "spirv" or "mlir"
     payload: bytes
     filename: str
+
+
+def _at_file(item: _BatchItem, text: str) -> str:
+    """`text`'s lines about a SPIR-V file's module ("name: ...") named by
+    the file instead: SPIR-V has no source locations, the path and the
+    entry point (the kernel the message names) are where to look."""
+    if item.kind != "spirv" or item.filename == item.name:
+        return text
+    return re.sub("^" + re.escape(item.name) + ": ",
+                  lambda _: item.filename + ": ", text, flags=re.M)
 
 
 def _batch_item(index: int, source) -> _BatchItem:
@@ -115,7 +126,8 @@ def compile_many(sources: Sequence[BatchSource], *,
         origin = origins[index]
         value, warning = results[origin]
         if warning and origin == index:
-            warnings.warn(warning, CompileWarning, stacklevel=2)
+            warnings.warn(_at_file(item, warning), CompileWarning,
+                          stacklevel=2)
         if origin != index and isinstance(value, list):
             value = [_renamed(m, items[origin].name, item.name)
                      for m in value]
