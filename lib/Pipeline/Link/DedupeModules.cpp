@@ -130,6 +130,13 @@ struct DedupeModulesPass
     if (auto earlier =
             kept->getAttrOfType<ArrayAttr>(XPUDialect::kDuplicatesAttrName))
       llvm::append_range(records, earlier);
+    // The copies' origins, merged into the kept module's location once
+    // (merging one at a time would copy the growing list per copy).
+    SmallVector<Location> copyLocs;
+    for (gpu::GPUModuleOp duplicate : duplicates)
+      copyLocs.push_back(duplicate.getLoc());
+    kept->setLoc(mergeKernelOrigins(kept.getLoc(),
+                                    FusedLoc::get(&getContext(), copyLocs)));
     for (gpu::GPUModuleOp duplicate : duplicates) {
       Fold &where = folds[duplicate.getNameAttr()];
       where.kept = kept.getNameAttr();
@@ -137,7 +144,6 @@ struct DedupeModulesPass
            llvm::zip_equal(getSymbolNames(duplicate), keptSymbols))
         where.symbolMap[from] = to;
       records.push_back(getDuplicateRecord(duplicate, where.symbolMap));
-      kept->setLoc(mergeKernelOrigins(kept.getLoc(), duplicate.getLoc()));
       duplicate.erase();
       ++numFolded;
     }
