@@ -16,6 +16,7 @@
 #include "XPUCodegen/InitAllXPU.h"
 #include "XPUCodegen/Pipeline/Lower/UpstreamVerifierGuard.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Support/CheckedThread.h"
 #include "XPUCodegen/Support/SourceScreening.h"
 
@@ -185,6 +186,13 @@ LogicalResult runOnFiles(llvm::StringRef inputFilename,
 
 } // namespace
 
+static llvm::cl::opt<bool> countPassWork(
+    "xpu-count-work",
+    llvm::cl::desc("Print the operations each top-level pass of the project "
+                   "visits (\"xpu-pass-work: <pass> <count>\"), for tests "
+                   "that check its work grows linearly"),
+    llvm::cl::init(false));
+
 int main(int argc, char **argv) {
   registerAllPasses();
   xpu::registerAllXPUPasses();
@@ -198,6 +206,14 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] =
       registerAndParseCLIOptions(argc, argv, kToolName, registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  if (countPassWork) {
+    // Wraps the pipeline from the command line: counting goes around it.
+    config.setPassPipelineSetupFn(
+        [parse = config](PassManager &pm) -> LogicalResult {
+          xpu::addPassWorkCounting(pm, llvm::errs());
+          return parse.setupPassPipeline(pm);
+        });
+  }
   // Listing needs no input: upstream's own driver does it.
   if (config.shouldShowDialects() || config.shouldListPasses())
     return asMainReturnCode(

@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -41,6 +42,7 @@ struct AttachTargetPass
 
     MLIRContext *context = &getContext();
     for (auto gpuModule : getOperation().getOps<gpu::GPUModuleOp>()) {
+      countVisitedOps();
       if (!moduleMatcher.empty() && !matcher.match(gpuModule.getName()))
         continue;
       auto emitError = [&] {

@@ -7,6 +7,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
@@ -112,9 +113,15 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
   void runOnOperation() override {
     unsigned numFailed = 0;
     SmallVector<gpu::GPUModuleOp> modules;
-    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
-      if (!getModuleFailure(module) && listsXPUTarget(module))
+    takenNames.clear();
+    for (Operation &op : getOperation().getBody()->getOperations()) {
+      countVisitedOps();
+      if (StringAttr name = SymbolTable::getSymbolName(&op))
+        takenNames.insert(name.getValue());
+      auto module = dyn_cast<gpu::GPUModuleOp>(op);
+      if (module && !getModuleFailure(module) && listsXPUTarget(module))
         modules.push_back(module);
+    }
     // A linked module that does not emit is taken apart, and its parts are
     // emitted alone: what fails is then that original module's error.
     SmallVector<gpu::GPUModuleOp> parts;
@@ -123,6 +130,9 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
     if (failed(finishModuleStage(numFailed, keepGoing)))
       signalPassFailure();
   }
+
+  /// The names of the top-level symbols, and of those this run added.
+  llvm::StringSet<> takenNames;
 
   static bool listsXPUTarget(gpu::GPUModuleOp module) {
     ArrayAttr targets = module.getTargetsAttr();
@@ -145,6 +155,8 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
     for (size_t i = 0, e = modules.size(); i < e; ++i)
       prepare(modules[i], emissions[i], unlinking);
     emitInParallel(modules, emissions, unlinking);
+    // Taken apart together: one walk of the program redirects them all.
+    SmallVector<gpu::GPUModuleOp> toUnlink;
     for (size_t i = 0, e = modules.size(); i < e; ++i) {
       gpu::GPUModuleOp module = modules[i];
       Emission &emission = emissions[i];
@@ -157,12 +169,14 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
             << "xpu-emit-spirv: linked module '" << module.getName()
             << "' does not emit (" << emission.error << "); its modules "
             << getLinkedPartNames(module) << " are emitted alone";
-        llvm::append_range(*unlinked, unlinkModule(module));
+        toUnlink.push_back(module);
         continue;
       }
       markModuleFailed(module, FailureStage::Emit, emission.error);
       ++numFailed;
     }
+    if (unlinking)
+      llvm::append_range(*unlinked, unlinkModules(toUnlink));
   }
 
   static bool isLinked(gpu::GPUModuleOp module) {
@@ -267,10 +281,12 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
   /// part when the linked build fails); that pass removes it.
   void keepAsLinkSource(gpu::GPUModuleOp module, gpu::BinaryOp binary) {
     Builder builder(&getContext());
-    // Made unique by the insertion (the binary holds the original name).
-    SymbolTable symbols(getOperation());
-    module.setName((binary.getName() + "_link_source").str());
-    symbols.insert(module);
+    // A name no top-level symbol has (the binary holds the original one).
+    std::string base = (binary.getName() + "_link_source").str();
+    std::string name = base;
+    for (unsigned i = 0; !takenNames.insert(name).second; ++i)
+      name = base + "_" + std::to_string(i);
+    module.setName(name);
     module.setTargetsAttr(nullptr);
     module->setAttr(
         XPUDialect::kLinkSourceAttrName,

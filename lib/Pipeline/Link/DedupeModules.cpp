@@ -15,6 +15,7 @@
 #include "XPUCodegen/Pipeline/CanonicalPrinting.h"
 #include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -49,8 +50,8 @@ static std::string getCanonicalDigest(gpu::GPUModuleOp module) {
     if (failed(SymbolTable::replaceAllSymbolUses(name, canonical,
                                                  copy->getOperation())))
       return "";
-    SymbolTable::setSymbolName(
-        SymbolTable::lookupSymbolIn(copy->getOperation(), name), canonical);
+    SymbolTable::setSymbolName(lookupSymbolCounted(copy->getOperation(), name),
+                               canonical);
   }
   copy->setName("m");
   // Locations are left out: duplicates share the kept module's binary,
@@ -101,6 +102,7 @@ struct DedupeModulesPass
     llvm::StringMap<unsigned> groupIndex;
     SmallVector<SmallVector<gpu::GPUModuleOp>> groups;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      countVisitedOps();
       if (getXPUTargets(module).empty() || getModuleFailure(module))
         continue;
       // Its kernels' locations outlive it if it is folded (KernelOrigins.h).
@@ -153,17 +155,19 @@ struct DedupeModulesPass
 
   /// Points every launch of a folded module at the kept one, in one walk.
   void redirectLaunches(const DenseMap<StringAttr, Fold> &folds) {
-    getOperation().walk([&](gpu::LaunchFuncOp launch) {
-      auto it = folds.find(launch.getKernelModuleName());
-      if (it == folds.end())
-        return;
-      StringAttr kernel = it->second.symbolMap.lookup(launch.getKernelName());
-      if (!kernel)
-        return;
-      launch.setKernelAttr(SymbolRefAttr::get(
-          it->second.kept, {FlatSymbolRefAttr::get(kernel)}));
-      ++numRedirected;
-    });
+    walkCounted<gpu::LaunchFuncOp>(
+        getOperation(), [&](gpu::LaunchFuncOp launch) {
+          auto it = folds.find(launch.getKernelModuleName());
+          if (it == folds.end())
+            return;
+          StringAttr kernel =
+              it->second.symbolMap.lookup(launch.getKernelName());
+          if (!kernel)
+            return;
+          launch.setKernelAttr(SymbolRefAttr::get(
+              it->second.kept, {FlatSymbolRefAttr::get(kernel)}));
+          ++numRedirected;
+        });
   }
 };
 } // namespace

@@ -22,6 +22,7 @@
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/Lower/DeviceLowering.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
@@ -105,6 +106,8 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   }
 
   void runOnOperation() override {
+    takenNames.clear();
+    nextLinkedSuffix = 0;
     if (linkMaxKernels < 2) {
       mlir::emitError(getOperation().getLoc())
           << "xpu-link-modules: max-kernels must be at least 2, got "
@@ -118,6 +121,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     SmallVector<gpu::GPUModuleOp> candidates;
     SmallVector<StringRef> levels;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      countVisitedOps();
       if (!isLinkable(module) ||
           getKernelNames(module).size() >= linkMaxKernels ||
           isLikelyToSpill(module))
@@ -141,7 +145,9 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
                                      builder.getBoolAttr(isHeavy(module))})]
             .push_back(module);
 
+    countSymbolScan(getOperation());
     SymbolTable symbols(getOperation());
+    countSymbolScan(getOperation());
     for (Operation &op : getOperation().getBody()->getOperations())
       if (StringAttr name = SymbolTable::getSymbolName(&op))
         takenNames.insert(name.getValue());
@@ -170,11 +176,21 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   /// own name back.
   llvm::StringSet<> takenNames;
 
+  /// The suffix the next linked module's name tries first: the names tried
+  /// before are taken, so each run tries every suffix once.
+  unsigned nextLinkedSuffix = 0;
+
   /// `xpu_linked`, made unique against `takenNames` and `symbols`.
   StringAttr getLinkedModuleName(SymbolTable &symbols) {
     std::string name = "xpu_linked";
-    for (unsigned i = 0; takenNames.contains(name) || symbols.lookup(name); ++i)
-      name = ("xpu_linked_" + Twine(i)).str();
+    auto isTaken = [&](StringRef candidate) {
+      countVisitedOps();
+      return takenNames.contains(candidate) || symbols.lookup(candidate);
+    };
+    if (nextLinkedSuffix > 0 || isTaken(name))
+      do
+        name = ("xpu_linked_" + Twine(nextLinkedSuffix++)).str();
+      while (isTaken(name));
     takenNames.insert(name);
     return StringAttr::get(&getContext(), name);
   }
@@ -379,7 +395,7 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     for (gpu::GPUModuleOp part : parts) {
       SmallVector<std::pair<StringAttr, Operation *>> kernels;
       for (StringAttr name : getKernelNames(part))
-        kernels.emplace_back(name, SymbolTable::lookupSymbolIn(part, name));
+        kernels.emplace_back(name, lookupSymbolCounted(part, name));
       // Original name -> name in the linked module, for every symbol.
       llvm::DenseMap<StringAttr, StringAttr> renamed;
       renameCollisions(part, linkedSymbols, renamed);

@@ -7,6 +7,7 @@
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Pipeline/KernelOrigins.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
@@ -114,9 +115,11 @@ void mlir::xpu::redirectSymbolReferences(
                               WalkResult::skip());
       });
   for (Operation &top : root->getRegion(0).front().getOperations()) {
+    countVisitedOps();
     if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(top))
       continue;
     top.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      countVisitedOps();
       if (op->hasTrait<OpTrait::SymbolTable>())
         return WalkResult::skip();
       replacer.replaceElementsIn(op, /*replaceAttrs=*/true,
@@ -127,43 +130,57 @@ void mlir::xpu::redirectSymbolReferences(
   }
 }
 
-/// Points references to `linked`'s kernels that belong to part `record`
-/// (now the module `part`) back at it, under their original names.
-static void redirectToPart(Operation *root, StringAttr linked,
-                           gpu::GPUModuleOp part, DictionaryAttr record) {
-  // Name in the linked module -> original name.
-  llvm::DenseMap<StringAttr, StringAttr> original;
-  for (NamedAttribute kernel : record.getAs<DictionaryAttr>("kernels"))
-    original[cast<StringAttr>(kernel.getValue())] = kernel.getName();
+/// Where references to a linked module's kernels go once it is taken apart:
+/// linked module -> (kernel name in it -> (part, original name)).
+using PartRedirects = llvm::DenseMap<
+    StringAttr, llvm::DenseMap<StringAttr, std::pair<StringAttr, StringAttr>>>;
+
+/// Points references to the kernels of the linked modules in `redirects`
+/// back at their parts, under their original names, in one walk.
+static void redirectToParts(Operation *root, const PartRedirects &redirects) {
   redirectSymbolReferences(
       root, [&](SymbolRefAttr ref) -> std::optional<SymbolRefAttr> {
         ArrayRef<FlatSymbolRefAttr> nested = ref.getNestedReferences();
-        if (ref.getRootReference() != linked || nested.empty())
+        auto linked = redirects.find(ref.getRootReference());
+        if (linked == redirects.end() || nested.empty())
           return std::nullopt;
-        StringAttr name = original.lookup(nested.front().getAttr());
-        if (!name)
+        auto kernel = linked->second.find(nested.front().getAttr());
+        if (kernel == linked->second.end())
           return std::nullopt;
+        auto [part, original] = kernel->second;
         SmallVector<FlatSymbolRefAttr> path(nested);
-        path.front() = FlatSymbolRefAttr::get(name);
-        return SymbolRefAttr::get(part.getNameAttr(), path);
+        path.front() = FlatSymbolRefAttr::get(original);
+        return SymbolRefAttr::get(part, path);
       });
 }
 
-SmallVector<gpu::GPUModuleOp> mlir::xpu::unlinkModule(gpu::GPUModuleOp linked) {
-  Operation *root = linked->getParentOp();
-  SymbolTable symbols(root);
-  StringAttr linkedName = linked.getNameAttr();
+SmallVector<gpu::GPUModuleOp>
+mlir::xpu::unlinkModules(ArrayRef<gpu::GPUModuleOp> linkedModules) {
   SmallVector<gpu::GPUModuleOp> parts;
-  auto records = linked->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
-  for (auto [index, record] :
-       llvm::enumerate(records.getAsRange<DictionaryAttr>())) {
-    gpu::GPUModuleOp part = clonePart(linked, record, index);
-    // The original name is free again (the part left it when it was
-    // linked); the insertion makes it unique if another module took it.
-    symbols.insert(part, Block::iterator(linked));
-    redirectToPart(root, linkedName, part, record);
-    parts.push_back(part);
+  if (linkedModules.empty())
+    return parts;
+  Operation *root = linkedModules.front()->getParentOp();
+  countSymbolScan(root);
+  SymbolTable symbols(root);
+  PartRedirects redirects;
+  for (gpu::GPUModuleOp linked : linkedModules) {
+    auto &kernels = redirects[linked.getNameAttr()];
+    auto records =
+        linked->getAttrOfType<ArrayAttr>(XPUDialect::kLinkedAttrName);
+    for (auto [index, record] :
+         llvm::enumerate(records.getAsRange<DictionaryAttr>())) {
+      gpu::GPUModuleOp part = clonePart(linked, record, index);
+      // The original name is free again (the part left it when it was
+      // linked); the insertion makes it unique if another module took it.
+      symbols.insert(part, Block::iterator(linked));
+      for (NamedAttribute kernel : record.getAs<DictionaryAttr>("kernels"))
+        kernels[cast<StringAttr>(kernel.getValue())] = {part.getNameAttr(),
+                                                        kernel.getName()};
+      parts.push_back(part);
+    }
   }
-  symbols.erase(linked);
+  redirectToParts(root, redirects);
+  for (gpu::GPUModuleOp linked : linkedModules)
+    symbols.erase(linked);
   return parts;
 }

@@ -13,6 +13,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 
 namespace mlir::xpu {
@@ -30,16 +31,17 @@ struct UnlinkFailedModulesPass
 
   void runOnOperation() override {
     SmallVector<gpu::GPUModuleOp> failed;
-    for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
+    for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+      countVisitedOps();
       if (module->hasAttr(XPUDialect::kLinkedAttrName) &&
           getModuleFailure(module))
         failed.push_back(module);
-    for (gpu::GPUModuleOp module : failed) {
-      // The parts are clones: the failure mark must not come with them.
-      module->removeAttr(XPUDialect::kErrorAttrName);
-      numParts += unlinkModule(module).size();
-      ++numUnlinked;
     }
+    // The parts are clones: the failure mark must not come with them.
+    for (gpu::GPUModuleOp module : failed)
+      module->removeAttr(XPUDialect::kErrorAttrName);
+    numParts += unlinkModules(failed).size();
+    numUnlinked += failed.size();
   }
 };
 } // namespace

@@ -19,6 +19,7 @@
 #include "XPUCodegen/Pipeline/CanonicalPrinting.h"
 #include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Support/BinaryFields.h"
 #include "XPUCodegen/Support/BoundedJSON.h"
@@ -109,6 +110,7 @@ std::string mlir::xpu::getModuleCacheDigest(gpu::GPUModuleOp module,
   // The printed form names resource blobs (dense_resource<...>) without
   // their bytes: hash those too.
   module->walk([&](Operation *op) {
+    countVisitedOps();
     auto hashResources = [&](Attribute attr) {
       if (!attr)
         return;
@@ -300,7 +302,7 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
     // from.
     llvm::StringMap<SmallVector<gpu::BinaryOp>> splits;
     llvm::DenseMap<StringAttr, StringAttr> splitSources;
-    root->walk([&](gpu::BinaryOp binary) {
+    walkCounted<gpu::BinaryOp>(root, [&](gpu::BinaryOp binary) {
       if (auto from = binary->getAttrOfType<FlatSymbolRefAttr>(
               XPUDialect::kSplitFromAttrName)) {
         splits[from.getValue()].push_back(binary);
@@ -309,7 +311,7 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
     });
     llvm::StringMap<SmallVector<std::pair<std::string, std::string>>> launches;
     llvm::StringSet<> seenLaunches;
-    root->walk([&](gpu::LaunchFuncOp launch) {
+    walkCounted<gpu::LaunchFuncOp>(root, [&](gpu::LaunchFuncOp launch) {
       StringAttr binary = launch.getKernelModuleName();
       StringAttr source = splitSources.lookup(binary);
       if (!source)
@@ -320,7 +322,7 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
                                                  binary.getValue().str());
     });
 
-    root->walk([&](gpu::BinaryOp binary) {
+    walkCounted<gpu::BinaryOp>(root, [&](gpu::BinaryOp binary) {
       auto digest = binary->getAttrOfType<StringAttr>(
           XPUDialect::kModuleCacheKeyAttrName);
       if (!digest)
@@ -346,6 +348,7 @@ llvm::Error mlir::xpu::storeModuleCacheEntries(
   }
   // Nothing of the machinery stays in the output.
   root->walk([](Operation *op) {
+    countVisitedOps();
     if (isa<gpu::GPUModuleOp, gpu::BinaryOp>(op))
       for (StringRef name : kHelperAttrs)
         op->removeAttr(name);
@@ -417,7 +420,15 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     // Failed already (their errors are reported at the end), or not ours:
     // emission leaves those alone too.
     SmallVector<gpu::GPUModuleOp> modules;
-    for (auto module : root.getOps<gpu::GPUModuleOp>()) {
+    takenNames.clear();
+    movedLaunches.clear();
+    for (Operation &op : root.getBody()->getOperations()) {
+      countVisitedOps();
+      if (StringAttr name = SymbolTable::getSymbolName(&op))
+        takenNames.insert(name.getValue());
+      auto module = dyn_cast<gpu::GPUModuleOp>(op);
+      if (!module)
+        continue;
       ArrayAttr targets = module.getTargetsAttr();
       if (!getModuleFailure(module) && targets && !targets.empty() &&
           llvm::all_of(targets, llvm::IsaPred<TargetAttr>))
@@ -444,10 +455,31 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
                       StringAttr::get(&getContext(), lookup.digest));
       ++numMisses;
     }
+    redirectMovedLaunches(root);
     // The shared tier's one warning of the process, if it failed here (a
     // fully warm run may not reach xpu-native-codegen's driver).
     for (const std::string &warning : cache->takeWarnings())
       mlir::emitWarning(root.getLoc()) << "xpu-module-cache: " << warning;
+  }
+
+  /// The names of the top-level symbols, and of the binaries replayed.
+  llvm::StringSet<> takenNames;
+  /// (module, kernel) -> the binary a replayed module's kernel went to, when
+  /// not the one named after the module.
+  llvm::DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> movedLaunches;
+
+  /// Points the launches of every replayed module's moved kernels at their
+  /// binaries, in one walk of the program.
+  void redirectMovedLaunches(ModuleOp root) {
+    if (movedLaunches.empty())
+      return;
+    walkCounted<gpu::LaunchFuncOp>(root, [&](gpu::LaunchFuncOp launch) {
+      StringAttr target = movedLaunches.lookup(
+          {launch.getKernelModuleName(), launch.getKernelName()});
+      if (target)
+        launch.setKernelAttr(SymbolRefAttr::get(
+            target, {FlatSymbolRefAttr::get(launch.getKernelName())}));
+    });
   }
 
   /// What the cache holds for a module: its digest and, on a hit, the
@@ -507,11 +539,8 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     if (binaries.size() != record.binaries.size() ||
         binaries.front().getName() != module.getName())
       return failure();
-    // The table the module's name lives in (the module is one itself).
-    Operation *symbolTable =
-        SymbolTable::getNearestSymbolTable(module->getParentOp());
     for (gpu::BinaryOp binary : ArrayRef(binaries).drop_front())
-      if (SymbolTable::lookupSymbolIn(symbolTable, binary.getNameAttr()))
+      if (takenNames.contains(binary.getName()))
         return failure();
     llvm::StringMap<StringAttr> launchTargets;
     for (const auto &[kernel, binary] : record.launches) {
@@ -559,16 +588,11 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
       binary->moveBefore(module);
       binary->setLoc(module.getLoc());
     }
-    StringAttr name = module.getNameAttr();
-    if (!launchTargets.empty())
-      symbolTable->walk([&](gpu::LaunchFuncOp launch) {
-        if (launch.getKernelModuleName() != name)
-          return;
-        auto it = launchTargets.find(launch.getKernelName().getValue());
-        if (it != launchTargets.end())
-          launch.setKernelAttr(SymbolRefAttr::get(
-              it->second, {FlatSymbolRefAttr::get(launch.getKernelName())}));
-      });
+    for (gpu::BinaryOp binary : binaries)
+      takenNames.insert(binary.getName());
+    for (const auto &[kernel, binary] : launchTargets)
+      movedLaunches[{module.getNameAttr(), StringAttr::get(context, kernel)}] =
+          binary;
     module.erase();
     return success();
   }

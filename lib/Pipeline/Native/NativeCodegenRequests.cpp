@@ -17,6 +17,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
@@ -82,6 +83,7 @@ void NativeCodegenRun::collectRequests(
     std::vector<ModuleCompileRequest> &requests,
     std::vector<ReportSlot> &reportSlots) {
   getOperation().walk<WalkOrder::PreOrder>([&](Operation *op) {
+    countVisitedOps();
     if (auto module = dyn_cast<gpu::GPUModuleOp>(op)) {
       // Failed in an earlier stage (its error was reported there).
       // A linked module fails for every module linked into it.
@@ -208,10 +210,12 @@ NativeCodegenRun::getXeVMPayload(gpu::BinaryOp binary, gpu::ObjectAttr object,
 
 void NativeCodegenRun::collectLinkSources() {
   linkSources.clear();
-  for (auto module : getOperation().getOps<gpu::GPUModuleOp>())
+  for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
+    countVisitedOps();
     if (auto source = module->getAttrOfType<DictionaryAttr>(
             XPUDialect::kLinkSourceAttrName))
       linkSources[source.getAs<StringAttr>("binary").getValue()] = module;
+  }
 }
 
 llvm::Expected<std::vector<char>>

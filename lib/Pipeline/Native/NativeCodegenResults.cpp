@@ -16,6 +16,7 @@
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
@@ -105,6 +106,7 @@ std::vector<std::vector<ModuleReport>> NativeCodegenRun::applyResults(
     recordSpill(slot.binary, *result);
     reports.back().push_back(getCompiledReport(std::move(*result)));
   }
+  redirectSplitLaunches();
   for (auto &[binary, objects] : newObjects)
     if (!emptiedBinaries.contains(binary))
       cast<gpu::BinaryOp>(binary).setObjectsAttr(
@@ -145,7 +147,6 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
   std::string failure;
   OpBuilder splitBuilder(context);
   splitBuilder.setInsertionPointAfter(slot.binary);
-  SymbolTable symbols(getOperation());
   for (auto [index, part, partResult] :
        llvm::enumerate(request.parts, result.parts)) {
     if (!partResult.result) {
@@ -169,8 +170,7 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
     annotate(slot, partCompiled, &part);
     std::string home = request.name;
     if (partResult.split) {
-      gpu::BinaryOp split =
-          splitPart(splitBuilder, symbols, slot, part, partCompiled);
+      gpu::BinaryOp split = splitPart(splitBuilder, slot, part, partCompiled);
       recordSpill(split, partCompiled);
       home = split.getName().str();
     } else {
@@ -213,10 +213,13 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
   return reports;
 }
 
-gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder,
-                                          SymbolTable &symbols, ObjectSlot slot,
+gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder, ObjectSlot slot,
                                           const LinkedPart &part,
                                           const ModuleCompileResult &result) {
+  if (!topSymbols) {
+    countSymbolScan(getOperation());
+    topSymbols = std::make_unique<SymbolTable>(getOperation());
+  }
   Builder attrs(&getContext());
   StringAttr linkedName = slot.binary.getNameAttr();
   auto split = gpu::BinaryOp::create(
@@ -224,7 +227,7 @@ gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder,
       attrs.getArrayAttr({getNativeObject(
           slot.target, result,
           {attrs.getNamedAttr(fields::kSplitFrom, linkedName)})}));
-  symbols.insert(split);
+  topSymbols->insert(split);
   builder.setInsertionPointAfter(split);
   // For the cache before lowering, which records and replays splits; the
   // pipeline strips it.
@@ -234,18 +237,25 @@ gpu::BinaryOp NativeCodegenRun::splitPart(OpBuilder &builder,
        {XPUDialect::kGRFModeAttrName, XPUDialect::kAutoPlanAttrName})
     if (Attribute attr = slot.binary->getAttr(name))
       split->setAttr(name, attr);
-  llvm::StringSet<> kernels;
   for (const std::string &kernel : part.kernels)
-    kernels.insert(kernel);
-  getOperation().walk([&](gpu::LaunchFuncOp launch) {
-    if (launch.getKernelModuleName() == linkedName &&
-        kernels.contains(launch.getKernelName().getValue()))
-      launch.setKernelAttr(
-          SymbolRefAttr::get(split.getNameAttr(),
-                             {FlatSymbolRefAttr::get(launch.getKernelName())}));
-  });
+    splitLaunches[{linkedName, attrs.getStringAttr(kernel)}] =
+        split.getNameAttr();
   ++numSplit;
   return split;
+}
+
+void NativeCodegenRun::redirectSplitLaunches() {
+  topSymbols.reset();
+  if (splitLaunches.empty())
+    return;
+  walkCounted<gpu::LaunchFuncOp>(getOperation(), [&](gpu::LaunchFuncOp launch) {
+    StringAttr split = splitLaunches.lookup(
+        {launch.getKernelModuleName(), launch.getKernelName()});
+    if (split)
+      launch.setKernelAttr(SymbolRefAttr::get(
+          split, {FlatSymbolRefAttr::get(launch.getKernelName())}));
+  });
+  splitLaunches.clear();
 }
 
 /// The modules xpu-dedupe-modules folded into `module`: `xpu.duplicates` of

@@ -185,9 +185,13 @@ private:
   /// A binary of its own for `part` of the linked binary of `slot`, placed
   /// after it and named after the part's module; the part's launches move
   /// to it.
-  gpu::BinaryOp splitPart(OpBuilder &builder, SymbolTable &symbols,
-                          ObjectSlot slot, const LinkedPart &part,
+  gpu::BinaryOp splitPart(OpBuilder &builder, ObjectSlot slot,
+                          const LinkedPart &part,
                           const ModuleCompileResult &result);
+
+  /// Points the launches of every split part's kernels at its binary, in
+  /// one walk of the program.
+  void redirectSplitLaunches();
 
   /// `part` for a linked part: its kernels' names in the build map back to
   /// its own.
@@ -233,6 +237,11 @@ private:
   /// Linked binaries whose parts all went to binaries of their own, erased
   /// once every result is written back.
   llvm::SmallPtrSet<Operation *, 4> emptiedBinaries;
+  /// The program's symbols, built at the first split of a run (splits are
+  /// named uniquely against it).
+  std::unique_ptr<SymbolTable> topSymbols;
+  /// (linked binary, kernel) -> the split binary its launches go to.
+  llvm::DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> splitLaunches;
   /// Emission runs on the driver's threads: one at a time.
   std::mutex emitMutex;
   /// Modules that failed in this run (statistics may be compiled out).

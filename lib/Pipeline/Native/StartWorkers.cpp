@@ -12,6 +12,7 @@
 
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/Codegen/CompileSession.h"
 
@@ -31,6 +32,7 @@ using namespace mlir::xpu;
 static size_t countBuildsAhead(ModuleOp root) {
   size_t builds = 0;
   for (auto module : root.getOps<gpu::GPUModuleOp>()) {
+    countVisitedOps();
     if (getModuleFailure(module))
       continue;
     for (TargetAttr target : getXPUTargets(module))

@@ -15,6 +15,7 @@
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -90,6 +91,7 @@ struct ExportXeVMObjectsPass
         });
 
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      countVisitedOps();
       // A module that failed keeps its #xpu.target: it was never compiled,
       // and its error says why.
       if (auto module = dyn_cast<gpu::GPUModuleOp>(op))

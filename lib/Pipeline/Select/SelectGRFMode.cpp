@@ -8,6 +8,7 @@
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
+#include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/Native/LaunchLimits.h"
 
@@ -118,10 +119,13 @@ struct SelectGRFModePass
           << "xpu-select-grf-mode: " << llvm::toString(std::move(error));
       return signalPassFailure();
     }
+    countSymbolScan(top);
     SymbolTable symbols(top);
     moduleFailures = 0;
+    movedKernels.clear();
     for (auto module :
          llvm::make_early_inc_range(top.getOps<gpu::GPUModuleOp>())) {
+      countVisitedOps();
       SmallVector<gpu::GPUModuleOp> parts;
       // A mode the module cannot have is that module's error only: it is
       // marked and skipped by the later stages, the others go on.
@@ -137,8 +141,29 @@ struct SelectGRFModePass
         for (gpu::GPUModuleOp part : parts)
           planAutoModule(part);
     }
+    redirectMovedLaunches();
     if (mlir::failed(finishModuleStage(moduleFailures, keepGoing)))
       signalPassFailure();
+  }
+
+  /// (module, kernel) -> the module a split moved the kernel to.
+  llvm::DenseMap<std::pair<StringAttr, StringAttr>, StringAttr> movedKernels;
+
+  /// Points the launches of every moved kernel at its new module, in one
+  /// walk of the program.
+  void redirectMovedLaunches() {
+    if (movedKernels.empty())
+      return;
+    walkCounted<gpu::LaunchFuncOp>(
+        getOperation(), [&](gpu::LaunchFuncOp launch) {
+          StringAttr target = movedKernels.lookup(
+              {launch.getKernelModuleName(), launch.getKernelName()});
+          if (!target)
+            return;
+          launch.setKernelAttr(SymbolRefAttr::get(
+              target, {FlatSymbolRefAttr::get(launch.getKernelName())}));
+          ++numRewrittenLaunches;
+        });
   }
 
   /// Modules marked failed in this run (their kernel cannot launch).
@@ -160,8 +185,8 @@ struct SelectGRFModePass
         continue;
       std::string message =
           "xpu-select-grf-mode: " + unlaunchable->limit.message;
-      Operation *kernel =
-          SymbolTable::lookupSymbolIn(module, unlaunchable->kernel);
+      Operation *kernel = lookupSymbolCounted(
+          module, StringAttr::get(&getContext(), unlaunchable->kernel));
       (kernel ? kernel : module.getOperation())
               ->emitError(message)
               .attachNote(module.getLoc())
@@ -357,8 +382,6 @@ struct SelectGRFModePass
     if (primary == groups.end())
       primary = groups.begin();
 
-    // kernel name -> the module that now holds it.
-    llvm::DenseMap<StringAttr, StringAttr> movedKernels;
     OpBuilder builder(context);
     builder.setInsertionPointAfter(module);
     for (auto group = groups.begin(); group != groups.end(); ++group) {
@@ -381,8 +404,8 @@ struct SelectGRFModePass
         if (isKernel(&op) && !keep.contains(SymbolTable::getSymbolName(&op)))
           op.erase();
       for (StringAttr kernel : group->second) {
-        SymbolTable::lookupSymbolIn(module, kernel)->erase();
-        movedKernels[kernel] = part.getNameAttr();
+        lookupSymbolCounted(module, kernel)->erase();
+        movedKernels[{module.getNameAttr(), kernel}] = part.getNameAttr();
       }
       ++numSplitModules;
     }
@@ -391,17 +414,6 @@ struct SelectGRFModePass
                       GRFModeAttr::get(context, *primary->first));
     else
       module->removeAttr(XPUDialect::kGRFModeAttrName);
-
-    getOperation().walk([&](gpu::LaunchFuncOp launch) {
-      if (launch.getKernelModuleName() != module.getNameAttr())
-        return;
-      StringAttr target = movedKernels.lookup(launch.getKernelName());
-      if (!target)
-        return;
-      launch.setKernelAttr(SymbolRefAttr::get(
-          target, {FlatSymbolRefAttr::get(launch.getKernelName())}));
-      ++numRewrittenLaunches;
-    });
   }
 };
 } // namespace

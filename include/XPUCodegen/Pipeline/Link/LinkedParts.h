@@ -46,14 +46,15 @@ void redirectSymbolReferences(
     Operation *root,
     function_ref<std::optional<SymbolRefAttr>(SymbolRefAttr)> redirect);
 
-/// Replaces the linked module `linked` (one with `xpu.linked`) by one
-/// gpu.module per part, in part order, where `linked` was: each is named
-/// after its original module, holds only its kernels, under their original
-/// names, and carries the linked module's targets and attributes (without
-/// `xpu.linked` and the module cache key, which name the whole) plus its
-/// own `xpu.duplicates` and `xpu.pressure`. Launches and other references
-/// outside gpu.modules that `linked` took over go back to the parts.
-SmallVector<gpu::GPUModuleOp> unlinkModule(gpu::GPUModuleOp linked);
+/// Replaces each linked module of `linked` (ones with `xpu.linked`, in one
+/// parent) by one gpu.module per part, in part order, where it was: each is
+/// named after its original module, holds only its kernels, under their
+/// original names, and carries the linked module's targets and attributes
+/// (without `xpu.linked` and the module cache key, which name the whole) plus
+/// its own `xpu.duplicates` and `xpu.pressure`. Launches and other references
+/// outside gpu.modules that a linked module took over go back to the parts,
+/// in one walk for all of them. Returns every part, in order.
+SmallVector<gpu::GPUModuleOp> unlinkModules(ArrayRef<gpu::GPUModuleOp> linked);
 
 } // namespace mlir::xpu
 
