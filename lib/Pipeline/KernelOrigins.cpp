@@ -1,5 +1,4 @@
-//===- KernelOrigins.cpp - Where each kernel came from
-//----------------------===//
+//===- KernelOrigins.cpp - Where each kernel came from --------------------===//
 //
 // Part of the XPUCodegen project.
 //
@@ -78,4 +77,26 @@ mlir::xpu::findKernelOrigin(Location loc, StringRef module, StringRef kernel) {
 std::optional<Location> mlir::xpu::findModuleOrigin(Location loc,
                                                     StringRef module) {
   return findEntry(loc, (kModulePrefix + module).str());
+}
+
+std::string mlir::xpu::findQuotedKernel(Location loc, StringRef module,
+                                        StringRef message) {
+  std::string prefix = (kKernelPrefix + module + "::").str();
+  std::string first;
+  size_t firstAt = StringRef::npos;
+  for (Location part : getParts(loc)) {
+    auto named = dyn_cast<NameLoc>(part);
+    if (!named || !named.getName().getValue().starts_with(prefix))
+      continue;
+    StringRef kernel = named.getName().getValue().drop_front(prefix.size());
+    for (char quote : {'\'', '"'}) {
+      std::string quoted = quote + kernel.str() + quote;
+      size_t at = message.find(quoted);
+      if (at < firstAt) {
+        firstAt = at;
+        first = kernel.str();
+      }
+    }
+  }
+  return first;
 }

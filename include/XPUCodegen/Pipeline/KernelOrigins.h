@@ -23,6 +23,7 @@
 #include "mlir/IR/Location.h"
 
 #include <optional>
+#include <string>
 
 namespace mlir::xpu {
 
@@ -39,6 +40,10 @@ Location mergeKernelOrigins(Location into, Location from);
 /// its `gpu.func`, else its `gpu.module`; std::nullopt when neither is.
 std::optional<Location> findKernelOrigin(Location loc, StringRef module,
                                          StringRef kernel);
+
+/// The kernel of module `module` recorded in `loc` that `message` names in
+/// quotes ('k' or "k") first; empty when it names none.
+std::string findQuotedKernel(Location loc, StringRef module, StringRef message);
 
 /// The recorded location of module `module`'s `gpu.module` in `loc`.
 std::optional<Location> findModuleOrigin(Location loc, StringRef module);

@@ -170,6 +170,39 @@ void NativeCodegenRun::diagnose(Operation *binary, DiagnosticSeverity severity,
       {severity, std::move(text), module.str(), kernel.str()});
 }
 
+Location NativeCodegenRun::getErrorLoc(Operation *binary,
+                                       const ModuleCompileRequest &request,
+                                       StringRef message,
+                                       const LinkedPart *part,
+                                       Location fallback) {
+  if (request.parts.empty()) {
+    std::string kernel =
+        findQuotedKernel(binary->getLoc(), request.name, message);
+    if (kernel.empty())
+      return fallback;
+    return findKernelOrigin(binary->getLoc(), request.name, kernel)
+        .value_or(fallback);
+  }
+  // A linked build names kernels as the linked SPIR-V does.
+  std::optional<Location> found;
+  size_t firstAt = StringRef::npos;
+  for (const LinkedPart &candidate : request.parts) {
+    if (part && &candidate != part)
+      continue;
+    for (auto [linked, original] :
+         llvm::zip_equal(candidate.kernels, candidate.originalKernels)) {
+      size_t at = message.find("'" + linked + "'");
+      if (at < firstAt)
+        if (std::optional<Location> origin =
+                findKernelOrigin(binary->getLoc(), candidate.name, original)) {
+          firstAt = at;
+          found = origin;
+        }
+    }
+  }
+  return found.value_or(fallback);
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//

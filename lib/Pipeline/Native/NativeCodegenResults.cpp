@@ -76,8 +76,10 @@ std::vector<std::vector<ModuleReport>> NativeCodegenRun::applyResults(
     reports.emplace_back();
     if (!result) {
       ModuleError error = takeModuleError(result.takeError());
-      // Located at the binary, without printing it: its payload is huge.
-      mlir::emitError(getLineLoc(slot.binary))
+      // Located at the kernel it names, else at the binary, without
+      // printing it: its payload is huge.
+      mlir::emitError(getErrorLoc(slot.binary, request, error.message,
+                                  /*part=*/nullptr, getLineLoc(slot.binary)))
           << "xpu-native-codegen: module '" << request.name << "' for arch '"
           << request.arch << "' failed: " << getExcerpt(error.message);
       // A linked module that fails before building fails every part.
@@ -150,7 +152,8 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
   for (auto [index, part, partResult] :
        llvm::enumerate(request.parts, result.parts)) {
     if (!partResult.result) {
-      mlir::emitError(getLinkedPartLoc(slot.binary, index))
+      mlir::emitError(getErrorLoc(slot.binary, request, partResult.error, &part,
+                                  getLinkedPartLoc(slot.binary, index)))
           << "xpu-native-codegen: module '" << part.name << "' (linked into '"
           << request.name << "') for arch '" << request.arch
           << "' failed: " << getExcerpt(partResult.error);

@@ -155,6 +155,13 @@ private:
                 const Twine &message, StringRef module = {},
                 StringRef kernel = {});
 
+  /// Where an error about `binary` (request `request`, or its linked part
+  /// `part`) belongs: at the `gpu.func` of the first kernel `message` names
+  /// in quotes, else at `fallback`.
+  Location getErrorLoc(Operation *binary, const ModuleCompileRequest &request,
+                       StringRef message, const LinkedPart *part,
+                       Location fallback);
+
   // Results and report (NativeCodegenResults.cpp).
   /// The report of a request slot (a copy under the folded module's name
   /// for a duplicate).

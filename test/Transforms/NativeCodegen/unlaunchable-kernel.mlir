@@ -11,10 +11,14 @@
 
 // Without xpu-select-grf-mode (as for SPIR-V made elsewhere, whose LocalSize
 // says the same), xpu-native-codegen finds it before building anything: an
-// error at the binary with the same message, and "out_of_resources".
+// error at the kernel it names (its gpu.func, line and column) with the same
+// message, and "out_of_resources".
 // RUN: not xpu-opt %s --xpu-attach-target=arch=pvc --xpu-lower-to-xevm --xpu-emit-spirv --xpu-native-codegen="backend=ocloc cache-dir=none strict-launch=true report=%t.spirv.json" -o /dev/null 2> %t.spirv.err
 // RUN: FileCheck %s --check-prefix=SPIRV < %t.spirv.err
 // RUN: FileCheck %s --check-prefix=SPIRV-REPORT < %t.spirv.json
+// Linked with the other module first, the part's error is at the same kernel.
+// RUN: not xpu-opt %s --xpu-attach-target=arch=pvc --xpu-link-modules --xpu-lower-to-xevm --xpu-emit-spirv --xpu-native-codegen="backend=ocloc cache-dir=none strict-launch=true" -o /dev/null 2> %t.linked.err
+// RUN: FileCheck %s --check-prefix=LINKED < %t.linked.err
 
 // REPORT:      "error": "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'reduce_2048' has a work-group of 2048 work-items; 128-register GRF mode on pvc runs at most 1024 at SIMD16 (8 vector engines x 8 threads x 16 lanes, device limit 1024), the most of any mode; the module's other kernels ('scale', 'copy') were not built with it: they share its binary. Move 'reduce_2048' into a module of its own (a gpu.module of its own) to build them",
 // REPORT-NEXT: "module": "shared"
@@ -25,7 +29,8 @@
 // IR: gpu.module @shared [#xpu.target<arch = "pvc", grf_mode = auto>] attributes {xpu.error = #xpu.failure<stage = select, message = "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'reduce_2048'
 // IR: gpu.binary @separate  {xpu.spill = #xpu.spill<{{[^>]+}}>} [#gpu.object<#xpu.target<arch = "pvc", grf_mode = auto>, properties = {{{.*}}bin = "\7FELF
 
-// SPIRV: error: xpu-native-codegen: module 'shared' for arch 'pvc' failed: cannot launch in any GRF mode: kernel 'reduce_2048' has a work-group of 2048 work-items; {{.*}}, the most of any mode; the module's other kernels ('scale', 'copy') were not built with it: they share its binary. Move 'reduce_2048' into a module of its own (a gpu.module of its own) to build them
+// SPIRV: unlaunchable-kernel.mlir:[[# @LINE + 20]]:5: error: xpu-native-codegen: module 'shared' for arch 'pvc' failed: cannot launch in any GRF mode: kernel 'reduce_2048' has a work-group of 2048 work-items; {{.*}}, the most of any mode; the module's other kernels ('scale', 'copy') were not built with it: they share its binary. Move 'reduce_2048' into a module of its own (a gpu.module of its own) to build them
+// LINKED: unlaunchable-kernel.mlir:[[# @LINE + 19]]:5: error: xpu-native-codegen: module 'shared' (linked into 'xpu_linked') for arch 'pvc' failed: cannot launch in any GRF mode: kernel 'reduce_2048'
 // SPIRV-REPORT:      "module": "shared",
 // SPIRV-REPORT-NEXT: "out_of_resources": {
 // SPIRV-REPORT-NEXT:   "limit": 1024,
