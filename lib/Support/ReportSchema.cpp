@@ -74,6 +74,7 @@ constexpr Field kAttemptFields[] = {
     {fields::kBuildFlags, Kind::String, true},
     {fields::kSpillSize, Kind::Count, true},
     {fields::kCompileMs, Kind::Count, true},
+    {fields::kBuiltMs, Kind::Count, false},
     {fields::kCache, Kind::StringOrNull, false},
     {fields::kCacheTier, Kind::String, false},
     {fields::kReused, Kind::Bool, false},

@@ -29,8 +29,9 @@ def blocks(kind):
 
 @pytest.fixture
 def repo_like(tmp_path, monkeypatch):
-    for name in ("examples", "test"):
-        (tmp_path / name).symlink_to(REPO / name)
+    for name in ("examples", "test", ".compilers"):
+        if (REPO / name).exists():
+            (tmp_path / name).symlink_to(REPO / name)
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

@@ -38,6 +38,7 @@ from ._api import (
     compile_file,
     compile_many,
     device,
+    diff,
     is_spirv,
     read_zebin,
     report,

@@ -23,6 +23,7 @@ The API in modules by responsibility, gathered here:
 from ._batch import BatchSource, compile_many
 from ._compile import Source, compile, compile_file, is_spirv
 from ._devices import device, valid_archs
+from ._diff import diff
 from ._options import (AUTO_STRATEGIES, BACKENDS, DEFAULT_MEMORY_LIMIT_MB,
                        DEFAULT_TIMEOUT_MS, GRF_MODES, VALIDATE)
 from ._outcome import report, write_report
@@ -50,6 +51,7 @@ __all__ = [
     "compile_file",
     "compile_many",
     "device",
+    "diff",
     "is_spirv",
     "read_zebin",
     "report",

@@ -37,6 +37,7 @@ def _module_from_entry(entry: dict, binary: bytes) -> Module:
             spill_size=a[F.SPILL_SIZE],
             compile_ms=a[F.COMPILE_MS],
             cache=a.get(F.CACHE),
+            built_ms=a.get(F.BUILT_MS, a[F.COMPILE_MS]),
         )
         for a in entry[F.ATTEMPTS]
     )

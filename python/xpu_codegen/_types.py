@@ -63,6 +63,10 @@ class Attempt:
     spill_size: int
     compile_ms: int
     cache: Optional[str] = None
+    #: What the build took when it ran: ``compile_ms`` for a build of this
+    #: compile, the original build's time for a cache hit (whose
+    #: ``compile_ms`` is 0).
+    built_ms: int = 0
 
 
 @dataclass(frozen=True)

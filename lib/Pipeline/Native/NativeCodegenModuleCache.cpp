@@ -34,6 +34,10 @@ static void markHit(llvm::json::Value &entry) {
     for (llvm::json::Value &attempt : *attempts)
       if (llvm::json::Object *build = attempt.getAsObject()) {
         (*build)[fields::kCache] = "hit";
+        // What the build took when it ran; this run took none of it.
+        if (!build->get(fields::kBuiltMs))
+          if (std::optional<int64_t> ms = build->getInteger(fields::kCompileMs))
+            (*build)[fields::kBuiltMs] = *ms;
         (*build)[fields::kCompileMs] = 0;
         build->erase(fields::kReused);
       }

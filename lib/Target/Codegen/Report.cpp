@@ -33,6 +33,8 @@ static llvm::json::Array getAttemptsEntry(const GRFDecision &decision) {
         {fields::kCompileMs, roundMs(attempt.compileMs)},
         {fields::kCache, attempt.cache},
     };
+    if (attempt.builtMs)
+      entry[fields::kBuiltMs] = roundMs(*attempt.builtMs);
     // Only deduplicated builds carry the marker, so reports of batches
     // without duplicates keep their shape.
     if (attempt.reused)

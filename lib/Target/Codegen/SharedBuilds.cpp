@@ -199,6 +199,7 @@ std::optional<BuildAttempt> NativeCodegenDriver::Batch::lookupCachedBuild(
   // What the shared tier may cost is budgeted against what it saves.
   if (fromShared)
     impl.cache->creditSharedHit(cached->compileMs);
+  cached->builtMs = cached->compileMs;
   cached->compileMs = 0;
   cached->cacheTier = fromShared ? "shared" : "local";
   return std::move(*cached);

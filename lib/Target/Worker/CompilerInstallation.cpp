@@ -49,6 +49,8 @@ std::string CompilerInstallation::describe() const {
 }
 
 std::string mlir::xpu::getRequestedCompilerRoot(StringRef dir) {
+  if (dir == kSystemCompilerRoot)
+    return "";
   if (!dir.empty())
     return dir.str();
   return sys::Process::GetEnv(kCompilerRootEnvVar).value_or("");

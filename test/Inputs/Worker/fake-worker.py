@@ -16,10 +16,16 @@ $XPU_FAKE_WORKER says:
   hang         never answers a compile request
   huge-log     fails every build with a log of $XPU_FAKE_WORKER_LOG_MB MiB
                (default 200) of spill warnings between a first and a last line
+  root         a fake compiler: the compiler root the host gives it
+               ($XPU_CODEGEN_COMPILER_ROOT) holds fake-compiler.json,
+               {"identity": ..., "small": zebin, "large": zebin}, naming its
+               identity and the zebins (of test/Inputs/Native) it answers
+               small and large builds with (the diff tests)
 
 $XPU_FAKE_WORKER_LOG, if set, gets one line per start: the --work-dir.
 """
 
+import json
 import os
 import struct
 import sys
@@ -65,6 +71,13 @@ def huge_log():
             + b"last line of the log\n")
 
 
+def fake_compiler():
+    """The fake compiler's description in its root (mode "root")."""
+    root = os.environ.get("XPU_CODEGEN_COMPILER_ROOT", "")
+    with open(os.path.join(root, "fake-compiler.json")) as f:
+        return json.load(f)
+
+
 def main():
     mode = os.environ.get("XPU_FAKE_WORKER", "")
     work_dir = ""
@@ -83,8 +96,10 @@ def main():
         magic, version, kind, request_id, size = struct.unpack(
             "<IHHQQ", read_exact(24))
         payload = read_exact(size)
+        fake = fake_compiler() if mode == "root" else {}
         if kind == IDENTITY:
-            send(IDENTITY_RESPONSE, blob(b"fake-worker 1"), request_id)
+            identity = fake.get("identity", "fake-worker 1").encode()
+            send(IDENTITY_RESPONSE, blob(identity), request_id)
             continue
         if mode == "hang":
             time.sleep(3600)
@@ -93,6 +108,7 @@ def main():
         options, offset = take_blob(payload, offset)
         large = b"256-GRF" in options or b"large-register-file" in options
         name = "spill_small_only.pvc.%s.zebin" % ("large" if large else "small")
+        name = fake.get("large" if large else "small", name)
         with open(os.path.join(INPUTS, name), "rb") as f:
             zebin = f.read()
         if mode == "grf999":

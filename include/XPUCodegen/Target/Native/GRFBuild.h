@@ -150,6 +150,9 @@ struct BuildAttempt {
   /// Largest per-kernel spill of the module (flags apply per module).
   int64_t spillSize = 0;
   double compileMs = 0;
+  /// Of a cache hit (whose compileMs is 0): what the build took when it
+  /// ran.
+  std::optional<double> builtMs;
   /// Cache status of this build: "hit", "miss" or "off".
   std::string cache = "off";
   /// Of a hit: "local" (this machine's cache directory) or "shared" (the

@@ -25,6 +25,9 @@ namespace mlir::xpu {
 /// The environment variable naming the default compiler root.
 inline constexpr llvm::StringLiteral kCompilerRootEnvVar =
     "XPU_CODEGEN_COMPILER_ROOT";
+/// The compiler root that names the system's compiler, whatever
+/// $XPU_CODEGEN_COMPILER_ROOT says (a directory of that name: "./system").
+inline constexpr llvm::StringLiteral kSystemCompilerRoot = "system";
 
 /// Set for a worker started through a wrapper (XPU_CODEGEN_WORKER naming a
 /// script, `nice`, a sandbox) when the compiler brings its own loader: the
@@ -62,7 +65,8 @@ struct CompilerInstallation {
 /// naming what is missing and where it looked.
 llvm::Expected<CompilerInstallation> resolveCompilerRoot(llvm::StringRef dir);
 
-/// `dir`, or $XPU_CODEGEN_COMPILER_ROOT when `dir` is empty.
+/// `dir`, or $XPU_CODEGEN_COMPILER_ROOT when `dir` is empty; empty (the
+/// system's compiler) for "system", whatever the environment says.
 std::string getRequestedCompilerRoot(llvm::StringRef dir);
 
 /// What a worker answers about its compiler: the identity (cache keys,
