@@ -23,6 +23,7 @@
 #include "CompileCommon.h"
 
 #include "XPUCodegen/Device/DeviceTable.h"
+#include "XPUCodegen/Target/Cache/CompileCache.h"
 #include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/Native/Zebin.h"
@@ -154,6 +155,14 @@ static void defineDeviceFacts(py::module_ &m) {
   m.def(
       "find_worker", [] { return findWorkerExecutable(); },
       "Path of the compiler worker the next compile would start.");
+  m.def(
+      "resolve_cache_dir",
+      [](const std::string &option) {
+        return CompileCache::resolveDirectory(option);
+      },
+      py::arg("option"),
+      "The cache directory a compile with cache_dir=option uses, or None "
+      "when it uses none.");
 }
 
 PYBIND11_MODULE(_xpu_codegen, m) {

@@ -148,3 +148,39 @@ def test_real_compilers_on_the_examples(igc2_root, tmp_path):
     assert all(r["old"]["cache"] == r["new"]["cache"] == "hit"
                for r in again)
     assert [r["verdict"] for r in again] == [r["verdict"] for r in rows]
+
+
+def test_explain_changes_from_the_cache(fakes, tmp_path):
+    """A compile says what changed since another compiler compiled the same
+    input with the same options, from the cache directory, building
+    nothing more; other options, or a damaged record, give no comparison."""
+    def compile_with(root, *extra):
+        return run_cli("compile", fakes["source"], "--grf-mode", "small",
+                       "--cache-dir", fakes["cache"], "--compiler-root",
+                       fakes[root], "-o", tmp_path / "out.zebin",
+                       "--explain-changes", *extra)
+
+    first = compile_with("clean")
+    assert first.returncode == 0, first.stderr
+    assert "no other compiler's decisions for this input" in first.stdout
+    second = compile_with("spilly")
+    assert second.returncode == 0, second.stderr
+    assert "changes since fake IGC clean compiled it" in second.stdout
+    assert "0 -> 5760" in second.stdout
+    assert "1 kernel: 0 better, 1 worse, 0 same" in second.stdout
+    # Back to the first compiler: a cache hit, and the other way round.
+    third = compile_with("clean")
+    assert "cache hit" in third.stdout
+    assert "changes since fake IGC spilly compiled it" in third.stdout
+    assert "1 kernel: 1 better, 0 worse, 0 same" in third.stdout
+    # Other options are another input.
+    large = compile_with("spilly", "--spill-threshold", "64")
+    assert "no other compiler's decisions" in large.stdout
+    # A record that does not match the schema is ignored, then replaced.
+    for damage in ("[" * 100000, '{"version": 1, "results": [{}]}',
+                   "x" * (2 << 20)):
+        for other in Path(fakes["cache"], "decisions").glob("*.json"):
+            other.write_text(damage)
+        damaged = compile_with("clean")
+        assert damaged.returncode == 0, damaged.stderr
+        assert "no other compiler's decisions" in damaged.stdout

@@ -210,6 +210,7 @@ def _compile(args):
         return 1
     if status and args.report and entries:
         print(f"wrote {args.report} (with errors)", file=sys.stderr)
+    _remember_decisions(args, readable, results)
     if not args.quiet and modules:
         _print_modules(modules, sys.stdout)
         for path in paths:
@@ -223,6 +224,36 @@ def _compile(args):
               f"inputs" + (f", {failed} failed" if failed else ""),
               file=sys.stderr)
     return status
+
+
+def _remember_decisions(args, readable, results):
+    """Records each input's decisions beside the cache and, with
+    --explain-changes, says first what changed since another compiler
+    compiled the same input (nothing is built for it)."""
+    from . import _history
+    options = _compile_options(args)
+    for (path, data), result in zip(readable, results):
+        modules = (result.modules if isinstance(result, _api.CompileError)
+                   else result)
+        record = _history.record_path(args.cache_dir, data, options)
+        if record is None or not modules:
+            continue
+        if args.explain_changes:
+            _print_changes(path, _history.explain(record, modules))
+        _history.record(record, modules)
+
+
+def _print_changes(path, explained):
+    from . import _diff
+    if not explained:
+        print(f"{path}: no other compiler's decisions for this input in the "
+              f"cache")
+        return
+    for compiler, rows in explained:
+        print(f"{path}: changes since {compiler} compiled it (from the "
+              f"cache):")
+        _print_diff_rows([r for r in rows if r["changed"]])
+        print(_diff.summarize(rows))
 
 
 def _read_inputs(inputs):
@@ -402,6 +433,19 @@ def _diff_cell(row, field):
     return str(a) if a == b else f"{a} -> {b}"
 
 
+def _print_diff_rows(rows):
+    """The table of diff rows (none: nothing)."""
+    if not rows:
+        return
+    with_arch = any(r["arch"] for r in rows)
+    header = ["module", "kernel"] + (["arch"] if with_arch else []) + \
+        [name for name, _ in _DIFF_COLUMNS] + ["verdict"]
+    print(_table(header, [
+        [r["module"], r["kernel"]] + ([r["arch"]] if with_arch else []) +
+        [_diff_cell(r, field) for _, field in _DIFF_COLUMNS] +
+        [r["verdict"]] for r in rows]))
+
+
 def _diff(args):
     from . import _diff
     if len(args.compiler_root) != 2:
@@ -433,14 +477,7 @@ def _diff(args):
                 first = row[f"{side}_error"].strip().splitlines()[0]
                 print(f"{row['input']}: {side} compiler: {first}",
                       file=sys.stderr)
-    changed = [r for r in rows if r["changed"]]
-    if changed:
-        header = ["module", "kernel", "arch"] + \
-            [name for name, _ in _DIFF_COLUMNS] + ["verdict"]
-        print(_table(header, [
-            [r["module"], r["kernel"], r["arch"]] +
-            [_diff_cell(r, field) for _, field in _DIFF_COLUMNS] +
-            [r["verdict"]] for r in changed]))
+    _print_diff_rows([r for r in rows if r["changed"]])
     print(_diff.summarize(rows))
     if args.json:
         try:
@@ -554,6 +591,11 @@ def _add_compile_command(commands):
                           help="write the JSON report (the pass's format)")
     compile_.add_argument("-q", "--quiet", action="store_true",
                           help="print nothing on success")
+    compile_.add_argument("--explain-changes", action="store_true",
+                          help="say what changed since another compiler "
+                               "compiled the same input with the same "
+                               "options, from what the cache directory "
+                               "keeps (nothing more is built)")
     compile_.set_defaults(run=_compile)
 
 

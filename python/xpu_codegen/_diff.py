@@ -58,6 +58,16 @@ def verdict(old: Optional[dict], new: Optional[dict]) -> str:
     return "better" if b < a else "worse" if b > a else "same"
 
 
+def make_row(module: str, kernel: str, arch: str, old: Optional[dict],
+             new: Optional[dict]) -> dict:
+    """A row of the diff: the two sides, whether a decision or measurement
+    changed, and the verdict."""
+    changed = (old is None) != (new is None) or (
+        old is not None and any(old[f] != new[f] for f in DECISION_FIELDS))
+    return {"module": module, "kernel": kernel, "arch": arch, "old": old,
+            "new": new, "changed": changed, "verdict": verdict(old, new)}
+
+
 def _kernel_sides(module: Module) -> Dict[str, dict]:
     """Each kernel of ``module`` as one side of a row."""
     code_sizes = {}
@@ -150,15 +160,10 @@ def diff(inputs: Sequence[Path], compiler_roots: Sequence[str], *,
                                             dict(options))
             keys = list(old) + [k for k in new if k not in old]
             for module, kernel in keys:
-                a, b = old.get((module, kernel)), new.get((module, kernel))
-                changed = (a is None) != (b is None) or (
-                    a is not None and
-                    any(a[f] != b[f] for f in DECISION_FIELDS))
-                rows.append({"input": path, "module": module,
-                             "kernel": kernel, "arch": arch, "old": a,
-                             "new": b, "changed": changed,
-                             "verdict": verdict(a, b),
-                             "old_error": old_error, "new_error": new_error})
+                row = make_row(module, kernel, arch, old.get((module, kernel)),
+                               new.get((module, kernel)))
+                rows.append({"input": path, **row, "old_error": old_error,
+                             "new_error": new_error})
     return rows
 
 
