@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 
 namespace {
 struct RegisterPackageWorker {

@@ -15,14 +15,14 @@ find_package(PkgConfig REQUIRED)
 pkg_check_modules(LEVEL_ZERO REQUIRED level-zero)
 
 # hiredis (libhiredis-dev): the client of the shared cache tier
-# (`cache-url=redis://...`, lib/Target/Cache/RedisClient.cpp). Required, so
+# (`cache-url=redis://...`, lib/Compiler/Cache/RedisClient.cpp). Required, so
 # that every build (and CI) has and tests the tier; 0.14 (Debian 12) and 1.x
 # both work.
 pkg_check_modules(HIREDIS REQUIRED hiredis>=0.14)
 
 # OpenSSL 3 (libssl-dev): TLS to the shared tier (`rediss://`, under our own
 # socket I/O, since Debian 12's hiredis has none) and Ed25519 signatures of
-# its entries (lib/Target/Cache/RedisTLS.cpp, EntrySigning.cpp).
+# its entries (lib/Compiler/Cache/RedisTLS.cpp, EntrySigning.cpp).
 find_package(OpenSSL 3.0 REQUIRED)
 
 if (XPU_ENABLE_TESTS)

@@ -134,7 +134,7 @@ for required in filter(None, os.environ.get("XPU_REQUIRE_COMPILERS",
                          f"not installed (tools/install-compiler installs "
                          f"igc2 into {igc2_root})")
 
-# The offline Level Zero driver (lib/Target/LevelZero/OfflineDriver): tests
+# The offline Level Zero driver (lib/Compiler/LevelZero/OfflineDriver): tests
 # run Level Zero code through it with ZE_ENABLE_ALT_DRIVERS=%ze_offline_driver.
 # A sanitized build uses the release build's driver: the driver runs inside
 # the (release) compiler worker ($XPU_SANITIZER_ZE_DRIVER, tools/ci-sanitize).

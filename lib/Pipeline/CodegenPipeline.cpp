@@ -43,7 +43,7 @@ mlir::xpu::getModuleCachePipelineKey(const CodegenPipelineOptions &options) {
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
   if (CodegenOptionRole::ROLE != CodegenOptionRole::Keyed)                     \
     keyed.FIELD = TYPE();
-#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
   std::string text;
   llvm::raw_string_ostream os(text);
   keyed.print(os);

@@ -6,10 +6,10 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Support/ResultFields.h"
-#include "XPUCodegen/Target/Codegen/CompileSession.h"
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
@@ -46,7 +46,7 @@ static std::optional<std::string> checkListed(const CompileOptions &options,
     if (llvm::Error error = checkCodegenOptionValue(                           \
             CodegenOptionCheck::CHECK, getPythonName(NAME), options.FIELD))    \
       return llvm::toString(std::move(error));
-#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
   return std::nullopt;
 }
 
@@ -100,7 +100,7 @@ CompileOptions python::parseCompileOptions(const py::kwargs &keywords) {
     setOption(options.FIELD, name, value);                                     \
     known = true;                                                              \
   }
-#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
     if (!known)
       throw py::type_error("unknown compile option '" + name + "'");
   }

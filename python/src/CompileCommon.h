@@ -16,8 +16,8 @@
 #ifndef XPUCODEGEN_PYTHON_COMPILECOMMON_H
 #define XPUCODEGEN_PYTHON_COMPILECOMMON_H
 
-#include "XPUCodegen/Target/Codegen/CodegenOptions.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.h"
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
@@ -46,7 +46,7 @@ struct CompileOptions {
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
   typename BindingType<TYPE>::type FIELD =                                     \
       getCodegenOptionDefault<typename BindingType<TYPE>::type>(DEFAULT);
-#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
 };
 
 /// An option's name in Python: `timeout_ms` for `timeout-ms`.

@@ -13,9 +13,9 @@
 
 #include "CompileCommon.h"
 
-#include "XPUCodegen/Target/Codegen/CompileSession.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"

@@ -18,13 +18,13 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/InitAllXPU.h"
 #include "XPUCodegen/Pipeline/Lower/UpstreamVerifierGuard.h"
 #include "XPUCodegen/Support/CheckedThread.h"
 #include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Support/SourceScreening.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -109,7 +109,7 @@ void setPipelineOptions(const CompileOptions &options,
                         CodegenPipelineOptions &pipeline) {
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
   setPipelineOption<TYPE>(pipeline.FIELD, options.FIELD);
-#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
 }
 
 /// The binary that holds the kernels of `report`: the one a split part

@@ -22,12 +22,12 @@
 
 #include "CompileCommon.h"
 
+#include "XPUCodegen/Compiler/Cache/CompileCache.h"
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Compiler/Codegen/Report.h"
+#include "XPUCodegen/Compiler/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 #include "XPUCodegen/Device/DeviceTable.h"
-#include "XPUCodegen/Target/Cache/CompileCache.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
-#include "XPUCodegen/Target/Native/Zebin.h"
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"

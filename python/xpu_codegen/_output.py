@@ -1,6 +1,6 @@
 """Output files written atomically and through symlinks.
 
-The same rules as the C++ side (include/XPUCodegen/Target/Codegen/
+The same rules as the C++ side (include/XPUCodegen/Compiler/Codegen/
 OutputFile.h): a symlink stays a link and its target gets the contents; a
 regular file (or a new one) is replaced atomically by a temporary file in
 its directory renamed onto it, keeping its permissions; what is not a

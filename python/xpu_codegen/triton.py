@@ -77,7 +77,7 @@ _TRITON_COUNTS = (128, 256, 512)
 _HOOK_MARK = "_xpu_codegen_hook"
 
 # Where a compiler root keeps its libraries, and the system's (the order
-# of lib/Target/Worker/CompilerInstallation.cpp).
+# of lib/Compiler/Worker/CompilerInstallation.cpp).
 _LIBRARY_SUBDIRS = ("usr/lib/x86_64-linux-gnu", "lib/x86_64-linux-gnu",
                     "usr/lib64", "lib64", "usr/local/lib", "usr/lib", "lib",
                     "")

@@ -9,7 +9,7 @@ ROLES = {
     "speed": "speed",
 }
 
-print("""<!-- Generated from include/XPUCodegen/Target/Codegen/CodegenOptions.def
+print("""<!-- Generated from include/XPUCodegen/Compiler/Codegen/CodegenOptions.def
      by test/Docs/codegen-options.test.py; test/Docs/codegen-options.test
      keeps it identical:
        PYTHONPATH=build/python_packages python3 test/Docs/codegen-options.test.py > docs/CodegenOptions.md -->
@@ -17,7 +17,7 @@ print("""<!-- Generated from include/XPUCodegen/Target/Codegen/CodegenOptions.de
 # Compile options
 
 Every option of `xpu-codegen-pipeline`, declared once in
-`include/XPUCodegen/Target/Codegen/CodegenOptions.def`. Every pass that
+`include/XPUCodegen/Compiler/Codegen/CodegenOptions.def`. Every pass that
 shares options with the pipeline takes the ones it reads from the same list
 (`xpu-link-modules` under its own names: `max-kernels` for
 `link-max-kernels`, `alone-above` for `link-alone-above`), the Python

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Compiler/Cache/CompileCache.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Worker/WorkerProtocol.h"
+#include "XPUCodegen/Compiler/Worker/WorkerProtocol.h"
 
 #include <cstddef>
 #include <cstdint>

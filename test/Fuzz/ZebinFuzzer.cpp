@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Native/Zebin.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -15,7 +15,7 @@
 #ifndef XPUCODEGEN_TOOLS_XPU_COMPILE_WORKER_COMPILERBACKEND_H
 #define XPUCODEGEN_TOOLS_XPU_COMPILE_WORKER_COMPILERBACKEND_H
 
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 
 #include "llvm/Support/Error.h"
 

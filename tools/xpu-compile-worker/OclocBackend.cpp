@@ -14,7 +14,7 @@
 #include "CompilerBackend.h"
 #include "CompilerLibraryHash.h"
 
-#include "XPUCodegen/Target/Worker/CompilerInstallation.h"
+#include "XPUCodegen/Compiler/Worker/CompilerInstallation.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"

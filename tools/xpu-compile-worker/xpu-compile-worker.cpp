@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Started by WorkerPool (lib/Target/Worker) with a socket on stdin/stdout;
+// Started by WorkerPool (lib/Compiler/Worker) with a socket on stdin/stdout;
 // runWorkerServer (WorkerServer.h) limits its address space, moves it into a
 // private empty working directory (IGC reads option files from the current
 // directory) and serves the protocol. This program loads and warms the
@@ -15,7 +15,7 @@
 
 #include "CompilerBackend.h"
 
-#include "XPUCodegen/Target/Worker/WorkerServer.h"
+#include "XPUCodegen/Compiler/Worker/WorkerServer.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -35,7 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Worker/WorkerServer.h"
+#include "XPUCodegen/Compiler/Worker/WorkerServer.h"
 
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Config/llvm-config.h"

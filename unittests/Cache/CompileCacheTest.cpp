@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Cache/CompileCache.h"
+#include "XPUCodegen/Compiler/Cache/CompileCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Cache/SharedCacheBudget.h"
-#include "XPUCodegen/Target/Cache/CompileCache.h"
-#include "XPUCodegen/Target/Cache/SharedCache.h"
+#include "XPUCodegen/Compiler/Cache/SharedCacheBudget.h"
+#include "XPUCodegen/Compiler/Cache/CompileCache.h"
+#include "XPUCodegen/Compiler/Cache/SharedCache.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"

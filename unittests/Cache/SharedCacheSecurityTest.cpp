@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Cache/CompileCache.h"
-#include "XPUCodegen/Target/Cache/EntrySigning.h"
-#include "XPUCodegen/Target/Cache/RedisClient.h"
-#include "XPUCodegen/Target/Cache/SharedCacheConfig.h"
+#include "XPUCodegen/Compiler/Cache/CompileCache.h"
+#include "XPUCodegen/Compiler/Cache/EntrySigning.h"
+#include "XPUCodegen/Compiler/Cache/RedisClient.h"
+#include "XPUCodegen/Compiler/Cache/SharedCacheConfig.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"

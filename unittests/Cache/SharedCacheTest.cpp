@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Cache/SharedCache.h"
-#include "XPUCodegen/Target/Cache/CompileCache.h"
-#include "XPUCodegen/Target/Cache/RedisClient.h"
+#include "XPUCodegen/Compiler/Cache/SharedCache.h"
+#include "XPUCodegen/Compiler/Cache/CompileCache.h"
+#include "XPUCodegen/Compiler/Cache/RedisClient.h"
 
 #include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"

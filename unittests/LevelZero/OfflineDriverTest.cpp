@@ -17,7 +17,7 @@
 
 #include "TestInputs.h"
 
-#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Native/Zebin.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestInputs.h"
-#include "XPUCodegen/Target/Native/GRFBuild.h"
-#include "XPUCodegen/Target/Worker/BuildLog.h"
+#include "XPUCodegen/Compiler/Native/GRFBuild.h"
+#include "XPUCodegen/Compiler/Worker/BuildLog.h"
 
 #include "gtest/gtest.h"
 

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "TestInputs.h"
-#include "XPUCodegen/Target/Native/GRFBuild.h"
-#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Native/GRFBuild.h"
+#include "XPUCodegen/Compiler/Native/Zebin.h"
 
 #include "gtest/gtest.h"
 

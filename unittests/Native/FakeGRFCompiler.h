@@ -13,7 +13,7 @@
 #ifndef XPUCODEGEN_UNITTESTS_NATIVE_FAKEGRFCOMPILER_H
 #define XPUCODEGEN_UNITTESTS_NATIVE_FAKEGRFCOMPILER_H
 
-#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Compiler/Native/GRFBuild.h"
 
 #include <map>
 #include <optional>

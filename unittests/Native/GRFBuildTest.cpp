@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Compiler/Native/GRFBuild.h"
 #include "TestInputs.h"
 
 #include "gtest/gtest.h"

@@ -12,7 +12,7 @@
 
 #include "FakeGRFCompiler.h"
 
-#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Compiler/Native/GRFBuild.h"
 
 #include "gtest/gtest.h"
 

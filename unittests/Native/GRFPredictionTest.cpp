@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Native/GRFBuild.h"
+#include "XPUCodegen/Compiler/Native/GRFBuild.h"
 
 #include "gtest/gtest.h"
 

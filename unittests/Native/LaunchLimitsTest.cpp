@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Native/LaunchLimits.h"
+#include "XPUCodegen/Compiler/Native/LaunchLimits.h"
 #include "TestInputs.h"
-#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Native/Zebin.h"
 
 #include "gtest/gtest.h"
 

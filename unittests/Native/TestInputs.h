@@ -7,7 +7,7 @@
 #ifndef XPUCODEGEN_UNITTESTS_NATIVE_TESTINPUTS_H
 #define XPUCODEGEN_UNITTESTS_NATIVE_TESTINPUTS_H
 
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"

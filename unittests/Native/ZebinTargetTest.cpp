@@ -9,9 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Native/ZebinTarget.h"
-#include "XPUCodegen/Target/Native/GRFBuild.h"
-#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Native/ZebinTarget.h"
+#include "XPUCodegen/Compiler/Native/GRFBuild.h"
+#include "XPUCodegen/Compiler/Native/Zebin.h"
 
 #include "TestInputs.h"
 

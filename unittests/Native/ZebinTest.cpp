@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Native/Zebin.h"
 #include "TestInputs.h"
 
 #include "llvm/ADT/SmallString.h"

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Codegen/CodegenOptions.h"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 
 #include "llvm/ADT/StringMap.h"

@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Support/ResultFields.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 
 #include "mlir/IR/MLIRContext.h"

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Codegen/CompileSession.h"
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Worker/BuildLog.h"
+#include "XPUCodegen/Compiler/Worker/BuildLog.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ConvertUTF.h"

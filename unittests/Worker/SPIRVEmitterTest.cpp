@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringRef.h"

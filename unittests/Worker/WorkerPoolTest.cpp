@@ -13,7 +13,7 @@
 
 #include "WorkerTestSupport.h"
 
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Target/Worker/WorkerProtocol.h"
+#include "XPUCodegen/Compiler/Worker/WorkerProtocol.h"
 
 #include "gtest/gtest.h"
 

@@ -11,7 +11,7 @@
 #ifndef XPUCODEGEN_UNITTESTS_WORKER_WORKERTESTSUPPORT_H
 #define XPUCODEGEN_UNITTESTS_WORKER_WORKERTESTSUPPORT_H
 
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"

@@ -15,9 +15,9 @@
 #ifndef XPUCODEGEN_PIPELINE_CODEGENPASSOPTIONS_H
 #define XPUCODEGEN_PIPELINE_CODEGENPASSOPTIONS_H
 
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.h"
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
-#include "XPUCodegen/Target/Codegen/CodegenOptions.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "mlir/Pass/Pass.h"
 
@@ -74,7 +74,7 @@ namespace codegen_option {
     static constexpr CodegenOptionCheck check = CodegenOptionCheck::CHECK;     \
     static constexpr const char *description = DESC;                           \
   };
-#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
 } // namespace codegen_option
 
 /// An option of the list, owned by a pass (`Pass::Option`) or by pipeline

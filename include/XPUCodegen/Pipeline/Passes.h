@@ -7,13 +7,13 @@
 #ifndef XPUCODEGEN_PIPELINE_PASSES_H
 #define XPUCODEGEN_PIPELINE_PASSES_H
 
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
 #include "XPUCodegen/Pipeline/CodegenPassOptions.h"
-#include "XPUCodegen/Target/Codegen/CompileSession.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -33,7 +33,7 @@ struct CodegenPipelineOptions
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
   CodegenOption<codegen_option::FIELD, PassOptions::Option<TYPE>, PassOptions> \
       FIELD{*this};
-#include "XPUCodegen/Target/Codegen/CodegenOptions.def"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
 };
 
 /// The passes that share the pipeline's options, made from them; the

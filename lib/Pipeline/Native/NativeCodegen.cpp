@@ -16,10 +16,10 @@
 
 #include "NativeCodegenRun.h"
 
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/Passes.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUNATIVECODEGEN

@@ -14,6 +14,7 @@
 
 #include "NativeCodegenRun.h"
 
+#include "XPUCodegen/Compiler/SPIRV/SPIRVValidator.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
@@ -21,7 +22,6 @@
 #include "XPUCodegen/Support/ResultFields.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
-#include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
 
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"
 #include "llvm/Support/Endian.h"

@@ -15,10 +15,10 @@
 
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Support/ResultFields.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/NativeObject.h"
 
 #include "llvm/ADT/MapVector.h"

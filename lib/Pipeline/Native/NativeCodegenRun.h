@@ -17,11 +17,11 @@
 #ifndef XPUCODEGEN_LIB_PIPELINE_NATIVE_NATIVECODEGENRUN_H
 #define XPUCODEGEN_LIB_PIPELINE_NATIVE_NATIVECODEGENRUN_H
 
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/Pipeline/Native/ModuleCache.h"
 #include "XPUCodegen/Pipeline/Passes.h"
-#include "XPUCodegen/Target/Codegen/CompileSession.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
-#include "XPUCodegen/Target/Codegen/Report.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 
 #include "mlir/IR/Builders.h"

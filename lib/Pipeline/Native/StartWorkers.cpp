@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
-#include "XPUCodegen/Target/Codegen/CompileSession.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 

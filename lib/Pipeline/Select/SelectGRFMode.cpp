@@ -4,13 +4,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Compiler/Native/LaunchLimits.h"
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/Analysis/RegisterPressure.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
-#include "XPUCodegen/Target/Native/LaunchLimits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"

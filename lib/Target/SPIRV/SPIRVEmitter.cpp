@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/SPIRV/SPIRVEmitter.h"
-#include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
-#include "XPUCodegen/Target/Worker/BuildLog.h"
+#include "XPUCodegen/Compiler/SPIRV/SPIRVValidator.h"
+#include "XPUCodegen/Compiler/Worker/BuildLog.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/XeVMDialect.h"

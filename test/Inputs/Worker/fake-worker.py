@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for xpu-compile-worker that misbehaves on purpose (tests).
 
-It speaks the worker protocol (include/XPUCodegen/Target/Worker/
+It speaks the worker protocol (include/XPUCodegen/Compiler/Worker/
 WorkerProtocol.h, version 2) and answers compile requests with real zebins
 from test/Inputs/Native (small or large by the GRF flag), altered as
 $XPU_FAKE_WORKER says:

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 #include "XPUCodegen/InitAllXPU.h"
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -22,10 +22,10 @@
 #ifndef XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H
 #define XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H
 
+#include "XPUCodegen/Compiler/Cache/CompileCache.h"
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
-#include "XPUCodegen/Target/Cache/CompileCache.h"
-#include "XPUCodegen/Target/Codegen/CompileSession.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -13,8 +13,8 @@
 #ifndef XPUCODEGEN_TARGET_GPUTARGET_NATIVEOBJECT_H
 #define XPUCODEGEN_TARGET_GPUTARGET_NATIVEOBJECT_H
 
+#include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
-#include "XPUCodegen/Target/Codegen/NativeCodegenDriver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 

@@ -7,8 +7,8 @@
 #ifndef XPUCODEGEN_TARGET_SPIRV_SPIRVEMITTER_H
 #define XPUCODEGEN_TARGET_SPIRV_SPIRVEMITTER_H
 
-#include "XPUCodegen/Target/SPIRV/SPIRVValidator.h"
-#include "XPUCodegen/Target/Worker/WorkerPool.h"
+#include "XPUCodegen/Compiler/SPIRV/SPIRVValidator.h"
+#include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Support/LLVM.h"
