@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Pipeline/Native/ModuleCache.h"
+#include "XPUCodegen/Pipeline/Cache/ModuleCache.h"
 
 #include "gtest/gtest.h"
 

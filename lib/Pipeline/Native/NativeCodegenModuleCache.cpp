@@ -13,7 +13,7 @@
 
 #include "NativeCodegenRun.h"
 
-#include "XPUCodegen/Pipeline/Native/ModuleCache.h"
+#include "XPUCodegen/Pipeline/Cache/ModuleCache.h"
 #include "XPUCodegen/Support/ResultFields.h"
 
 #include "llvm/ADT/MapVector.h"

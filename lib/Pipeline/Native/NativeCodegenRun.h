@@ -20,7 +20,7 @@
 #include "XPUCodegen/Compiler/Codegen/CompileSession.h"
 #include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Compiler/Codegen/Report.h"
-#include "XPUCodegen/Pipeline/Native/ModuleCache.h"
+#include "XPUCodegen/Pipeline/Cache/ModuleCache.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
 

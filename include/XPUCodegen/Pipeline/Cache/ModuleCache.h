@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H
-#define XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H
+#ifndef XPUCODEGEN_PIPELINE_CACHE_MODULECACHE_H
+#define XPUCODEGEN_PIPELINE_CACHE_MODULECACHE_H
 
 #include "XPUCodegen/Compiler/Cache/CompileCache.h"
 #include "XPUCodegen/Compiler/Codegen/CompileSession.h"
@@ -117,4 +117,4 @@ takeModuleCacheHit(gpu::BinaryOp binary,
 
 } // namespace mlir::xpu
 
-#endif // XPUCODEGEN_PIPELINE_NATIVE_MODULECACHE_H
+#endif // XPUCODEGEN_PIPELINE_CACHE_MODULECACHE_H

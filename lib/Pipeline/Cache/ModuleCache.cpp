@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "XPUCodegen/Pipeline/Native/ModuleCache.h"
+#include "XPUCodegen/Pipeline/Cache/ModuleCache.h"
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Pipeline/CanonicalPrinting.h"
