@@ -184,3 +184,25 @@ def test_explain_changes_from_the_cache(fakes, tmp_path):
         damaged = compile_with("clean")
         assert damaged.returncode == 0, damaged.stderr
         assert "no other compiler's decisions" in damaged.stdout
+
+
+def test_real_compilers_on_the_benchmark_family(igc2_root, tmp_path):
+    """The pipeline benchmark's register-heavy kernels (bench/pipeline/
+    gen_inputs.py), where IGC 2.40 is better on one kernel and worse on
+    another: both verdicts from real builds, every kernel in a row."""
+    import subprocess
+    import sys
+    source = tmp_path / "heavy.mlir"
+    source.write_text(subprocess.run(
+        [sys.executable, str(REPO / "bench" / "pipeline" / "gen_inputs.py"),
+         "mix", "--pointwise", "0", "--reductions", "0", "--heavy", "8"],
+        check=True, capture_output=True, text=True).stdout)
+    rows = xpu_codegen.diff([source], ("system", str(igc2_root)),
+                            cache_dir=str(tmp_path / "cache"))
+    verdicts = {r["module"]: r["verdict"] for r in rows}
+    assert len(verdicts) == 8
+    assert verdicts["heavy_acc32_f32_w8"] == "worse"
+    assert verdicts["heavy_acc8_f16_w16"] == "better"
+    better = next(r for r in rows if r["module"] == "heavy_acc8_f16_w16")
+    assert better["old"]["spill_size"] > 0 == better["new"]["spill_size"]
+    assert better["old"]["grf_mode"] == better["new"]["grf_mode"] == "large"
