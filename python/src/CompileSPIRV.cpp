@@ -16,6 +16,7 @@
 #include "XPUCodegen/Compiler/Codegen/CompileSession.h"
 #include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Compiler/Codegen/Report.h"
+#include "XPUCodegen/Compiler/Codegen/ResultMessages.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -80,19 +81,12 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
            std::nullopt});
       continue;
     }
-    // As the pass does: a forced mode that spills is worth a warning.
-    const BuildAttempt &chosen = result->decision.getChosen();
-    if (request.policy == GRFMode::Small || request.policy == GRFMode::Large ||
-        request.policy == GRFMode::XLarge) {
-      llvm::raw_string_ostream os(outcome.diagnostics);
-      for (const KernelMeasurement &kernel : chosen.kernels)
-        if (kernel.spillSize > 0)
-          os << request.name << ": warning: kernel '" << kernel.name
-             << "' spills " << kernel.spillSize << " bytes per thread in "
-             << stringifyBuildGRF(chosen.mode) << " GRF mode on "
-             << result->arch << "\n";
-    }
-    const std::vector<char> &binary = chosen.binary;
+    // The pass's warnings, worded alike (ResultMessages.h).
+    llvm::raw_string_ostream os(outcome.diagnostics);
+    for (const ResultMessage &message :
+         getResultMessages(*result, request.policy, /*remarks=*/false))
+      os << request.name << ": warning: " << message.getText() << "\n";
+    const std::vector<char> &binary = result->decision.getChosen().binary;
     outcome.modules.push_back(
         {getReportEntry(*result), std::string(binary.begin(), binary.end())});
   }

@@ -80,3 +80,20 @@ def test_cli_compiler_root(igc2_root, tmp_path):
                   "-o", tmp_path / "x.zebin")
     assert bad.returncode != 0
     assert "does not exist or is not a directory" in bad.stderr
+
+
+def test_forced_register_count_that_spills_warns(igc2_root):
+    """A forced register count (not only small/large) that spills warns as
+    the pass does: the message is worded once (ResultMessages.h)."""
+    import warnings
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", xpu_codegen.CompileWarning)
+        [module] = xpu_codegen.compile(
+            spirv("spill_both"), arch="ptl", grf_mode="64",
+            compiler_root=str(igc2_root), cache_dir="none", name="both")
+    assert module.n_regs == 64 and module.spill_size > 0
+    messages = [str(w.message) for w in caught
+                if issubclass(w.category, xpu_codegen.CompileWarning)]
+    assert messages == [
+        f"both: warning: kernel 'spill_both' spills {module.spill_size} "
+        f"bytes per thread in 64-register count on ptl"]

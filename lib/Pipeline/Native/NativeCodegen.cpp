@@ -30,18 +30,6 @@ using namespace mlir;
 using namespace mlir::xpu;
 using namespace mlir::xpu::detail;
 
-/// A runaway compiler message is cut at this many bytes in diagnostics.
-static constexpr size_t kMaxDiagnosticMessage = 4096;
-
-std::string mlir::xpu::detail::getExcerpt(StringRef message) {
-  if (message.size() <= kMaxDiagnosticMessage)
-    return message.str();
-  return (message.take_front(kMaxDiagnosticMessage) + "... [" +
-          Twine(message.size() - kMaxDiagnosticMessage) +
-          " more bytes; the report has the full message]")
-      .str();
-}
-
 Location mlir::xpu::detail::getLineLoc(Operation *op) {
   // The op's own line: the first file location, before any recorded kernel
   // origin (KernelOrigins.h).

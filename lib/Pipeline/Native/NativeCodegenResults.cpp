@@ -16,6 +16,7 @@
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 
 #include "XPUCodegen/Compiler/Codegen/Report.h"
+#include "XPUCodegen/Compiler/Codegen/ResultMessages.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Support/ResultFields.h"
@@ -292,8 +293,6 @@ static StringRef getCopyKernel(const DuplicateModule &copy, StringRef kept) {
 void NativeCodegenRun::annotate(ObjectSlot slot,
                                 const ModuleCompileResult &result,
                                 const LinkedPart *part) {
-  const GRFDecision &decision = result.decision;
-  const BuildAttempt &chosen = decision.getChosen();
   // The module and kernel names the user wrote (a linked part's kernels may
   // have been renamed in the build).
   StringRef module = part ? StringRef(part->name) : StringRef(result.name);
@@ -305,51 +304,27 @@ void NativeCodegenRun::annotate(ObjectSlot slot,
           return original;
     return kernel;
   };
-  if (!result.validation.empty())
-    diagnose(slot.binary, DiagnosticSeverity::Warning,
-             "xpu-native-codegen: SPIRV-Tools rejects the SPIR-V of '" +
-                 result.name +
-                 "' (compiled anyway in an isolated worker; "
-                 "validate-spirv=strict makes this an error): " +
-                 getExcerpt(result.validation),
-             module);
-  for (const std::string &warning : decision.launchWarnings)
-    diagnose(slot.binary, DiagnosticSeverity::Warning,
-             "xpu-native-codegen: module '" + result.name + "' for arch '" +
-                 result.arch + "': " + warning,
-             module);
-  if (remarks)
-    diagnose(slot.binary, DiagnosticSeverity::Remark,
-             llvm::formatv("xpu-native-codegen: '{0}' on {1}: {2} GRF "
-                           "(n_regs = {3}, {4} bytes spilled, backend "
-                           "{5}): {6}",
-                           result.name, result.arch,
-                           getEffectiveGRFMode(chosen), result.nRegs,
-                           chosen.spillSize, result.backend, decision.reason),
-             module);
-  // A forced mode that spills is worth a warning: the user chose it.
   GRFMode policy = getRequestedGRFMode(slot.binary, slot.target);
-  bool forced =
-      decision.attempts.size() == 1 && getForcedBuildGRF(policy) == chosen.mode;
-  if (!forced || chosen.spillSize == 0)
-    return;
-  // At each kernel, and again at each folded copy's own kernel.
+  // A kernel's message is given at that kernel, and again at each folded
+  // copy's own kernel, under the names the user gave them.
   SmallVector<DuplicateModule> copies = getFoldedCopies(slot.binary, module);
-  for (const KernelMeasurement &kernel : chosen.kernels) {
-    if (kernel.spillSize == 0)
-      continue;
-    auto warn = [&](StringRef where, StringRef name) {
-      diagnose(slot.binary, DiagnosticSeverity::Warning,
-               llvm::formatv("xpu-native-codegen: kernel '{0}' spills {1} "
-                             "bytes per thread in {2} on {3}",
-                             name, kernel.spillSize,
-                             describeBuildGRF(chosen.mode), result.arch),
-               where, name);
+  for (const ResultMessage &message :
+       getResultMessages(result, policy, remarks)) {
+    DiagnosticSeverity severity = message.kind == ResultMessage::Kind::Remark
+                                      ? DiagnosticSeverity::Remark
+                                      : DiagnosticSeverity::Warning;
+    auto say = [&](StringRef where, StringRef name) {
+      diagnose(slot.binary, severity,
+               "xpu-native-codegen: " + message.getText(name), where, name);
     };
-    StringRef name = originalKernel(kernel.name);
-    warn(module, name);
+    if (message.kernel.empty()) {
+      say(module, "");
+      continue;
+    }
+    StringRef name = originalKernel(message.kernel);
+    say(module, name);
     for (const DuplicateModule &copy : copies)
-      warn(copy.name.getValue(), getCopyKernel(copy, name));
+      say(copy.name.getValue(), getCopyKernel(copy, name));
   }
 }
 

@@ -20,6 +20,7 @@
 #include "XPUCodegen/Compiler/Codegen/CompileSession.h"
 #include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Compiler/Codegen/Report.h"
+#include "XPUCodegen/Compiler/Codegen/ResultMessages.h"
 #include "XPUCodegen/Pipeline/Cache/ModuleCache.h"
 #include "XPUCodegen/Pipeline/Passes.h"
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
@@ -63,10 +64,6 @@ struct ReportSlot {
   /// (kept module's name, the duplicate's own).
   std::vector<std::pair<std::string, std::string>> duplicateKernels;
 };
-
-/// Diagnostics quote a compiler's message; a runaway one (megabytes of
-/// build log) is cut to an excerpt, and the report keeps it whole.
-std::string getExcerpt(StringRef message);
 
 /// Where to report a problem of `op`: its line without a column. A binary
 /// printed by MLIR holds its whole payload on that line (megabytes), which

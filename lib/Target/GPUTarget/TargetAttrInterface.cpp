@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
+#include "XPUCodegen/Compiler/Codegen/ResultMessages.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
@@ -114,6 +115,10 @@ private:
                          << "' failed: " << llvm::toString(result.takeError());
       return failure();
     }
+    // The pass's warnings, worded alike (ResultMessages.h).
+    for (const ResultMessage &message :
+         getResultMessages(*result, request.policy, /*remarks=*/false))
+      module.emitWarning() << "xpu native codegen: " << message.getText();
     return std::move(*result);
   }
 };
