@@ -59,10 +59,11 @@ CompileSession::getShared(const NativeCodegenOptions &options) {
 }
 
 CompileSession::CompileSession(const NativeCodegenOptions &options)
-    : options(options),
-      requestedRoot(getRequestedCompilerRoot(options.compilerRoot)) {
+    : options(options) {
+  // The one place a run resolves its compiler: the pools, the cache keys
+  // and the identity all take this installation.
   llvm::Expected<CompilerInstallation> resolved =
-      resolveCompilerRoot(requestedRoot);
+      resolveCompilerRoot(getRequestedCompilerRoot(options.compilerRoot));
   if (resolved)
     compiler = std::move(*resolved);
   else
@@ -156,9 +157,9 @@ CompileSession::getPool(const NativeCodegenOptions &user) {
   llvm::Expected<const CompilerInstallation &> resolved = getCompiler();
   if (!resolved)
     return resolved.takeError();
-  return WorkerPool::getShared(
-      user.jobs, user.limits, WorkerProgram::CompileWorker,
-      /*maxJobsPerWorker=*/0, requestedRoot, &*resolved);
+  return WorkerPool::getShared(user.jobs, user.limits,
+                               WorkerProgram::CompileWorker,
+                               /*maxJobsPerWorker=*/0, &*resolved);
 }
 
 std::optional<CachedCompilerIdentity>

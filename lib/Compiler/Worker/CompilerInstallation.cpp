@@ -56,6 +56,10 @@ std::string mlir::xpu::getRequestedCompilerRoot(StringRef dir) {
   return sys::Process::GetEnv(kCompilerRootEnvVar).value_or("");
 }
 
+Expected<CompilerInstallation> mlir::xpu::resolveDefaultCompiler() {
+  return resolveCompilerRoot(getRequestedCompilerRoot(""));
+}
+
 /// Whether `dir` holds a file whose name starts with `prefix`.
 static bool hasFileStartingWith(StringRef dir, StringRef prefix) {
   std::error_code ec;

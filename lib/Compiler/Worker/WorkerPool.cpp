@@ -465,12 +465,10 @@ Error checkWorkerLimits(const WorkerLimits &limits) {
   return Error::success();
 }
 
-Expected<std::unique_ptr<WorkerPool>>
-WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
-                   std::string workerPath, std::optional<uint64_t> idleMs,
-                   uint64_t startupMs, WorkerProgram program,
-                   unsigned maxJobsPerWorker, StringRef compilerRoot,
-                   const CompilerInstallation *resolvedCompiler) {
+Expected<std::unique_ptr<WorkerPool>> WorkerPool::create(
+    unsigned maxWorkers, WorkerLimits limits, std::string workerPath,
+    std::optional<uint64_t> idleMs, uint64_t startupMs, WorkerProgram program,
+    unsigned maxJobsPerWorker, const CompilerInstallation *resolvedCompiler) {
   if (Error error = checkWorkerLimits(limits))
     return std::move(error);
   // Only the compile worker loads a compiler.
@@ -478,8 +476,7 @@ WorkerPool::create(unsigned maxWorkers, WorkerLimits limits,
   if (program == WorkerProgram::CompileWorker && resolvedCompiler) {
     compiler = *resolvedCompiler;
   } else if (program == WorkerProgram::CompileWorker) {
-    Expected<CompilerInstallation> resolved =
-        resolveCompilerRoot(getRequestedCompilerRoot(compilerRoot));
+    Expected<CompilerInstallation> resolved = resolveDefaultCompiler();
     if (!resolved)
       return resolved.takeError();
     compiler = std::move(*resolved);
@@ -568,13 +565,19 @@ SharedPools &getSharedPools() {
 Expected<WorkerPool &>
 WorkerPool::getShared(unsigned maxWorkers, WorkerLimits limits,
                       WorkerProgram program, unsigned maxJobsPerWorker,
-                      StringRef compilerRoot,
                       const CompilerInstallation *compiler) {
-  // One shared pool per program, set of limits and compiler, so that a
-  // caller's limits and compiler are always the ones its jobs run under.
-  std::string root;
-  if (program == WorkerProgram::CompileWorker)
-    root = getRequestedCompilerRoot(compilerRoot);
+  // One shared pool per program, set of limits and compiler installation,
+  // so that a caller's limits and compiler are always the ones its jobs
+  // run under.
+  std::optional<CompilerInstallation> defaultCompiler;
+  if (program == WorkerProgram::CompileWorker && !compiler) {
+    Expected<CompilerInstallation> resolved = resolveDefaultCompiler();
+    if (!resolved)
+      return resolved.takeError();
+    defaultCompiler = std::move(*resolved);
+    compiler = &*defaultCompiler;
+  }
+  std::string root = compiler ? compiler->root : "";
   SharedPools &shared = getSharedPools();
   std::lock_guard<std::mutex> lock(shared.mutex);
   auto key = std::make_tuple(program, limits.memoryMiB, limits.timeoutMs, root);
@@ -582,7 +585,7 @@ WorkerPool::getShared(unsigned maxWorkers, WorkerLimits limits,
   if (!pool) {
     Expected<std::unique_ptr<WorkerPool>> created =
         create(maxWorkers, limits, "", /*idleMs=*/{}, getSharedStartupMs(),
-               program, maxJobsPerWorker, root, compiler);
+               program, maxJobsPerWorker, compiler);
     if (!created) {
       // No empty slot left behind: cancelShared() visits every entry.
       shared.pools.erase(key);

@@ -126,9 +126,8 @@ private:
   void openCacheOnce();
 
   NativeCodegenOptions options;
-  /// The compiler root after $XPU_CODEGEN_COMPILER_ROOT, and what it
-  /// resolved to (or the error as text: llvm::Error is not copyable).
-  std::string requestedRoot;
+  /// The compiler the options name, resolved once (or the error as text:
+  /// llvm::Error is not copyable).
   std::optional<CompilerInstallation> compiler;
   std::string compilerError;
 

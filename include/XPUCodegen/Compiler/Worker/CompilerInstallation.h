@@ -65,6 +65,10 @@ struct CompilerInstallation {
 /// naming what is missing and where it looked.
 llvm::Expected<CompilerInstallation> resolveCompilerRoot(llvm::StringRef dir);
 
+/// The compiler a caller that names none uses: $XPU_CODEGEN_COMPILER_ROOT's,
+/// else the system's (resolveCompilerRoot of getRequestedCompilerRoot("")).
+llvm::Expected<CompilerInstallation> resolveDefaultCompiler();
+
 /// `dir`, or $XPU_CODEGEN_COMPILER_ROOT when `dir` is empty; empty (the
 /// system's compiler) for "system", whatever the environment says.
 std::string getRequestedCompilerRoot(llvm::StringRef dir);

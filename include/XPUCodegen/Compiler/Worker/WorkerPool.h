@@ -149,23 +149,24 @@ public:
          std::string workerPath = "", std::optional<uint64_t> idleMs = {},
          uint64_t startupMs = kDefaultStartupMs,
          WorkerProgram program = WorkerProgram::CompileWorker,
-         unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "",
+         unsigned maxJobsPerWorker = 0,
          const CompilerInstallation *compiler = nullptr);
   /// A process-wide pool per program and set of limits, shared by every pass
   /// run in this process and grown to at least `maxWorkers`. Shared pools
   /// are never destroyed (they outlive static destructors, so threads still
   /// compiling at exit never find them gone). `maxJobsPerWorker` applies
-  /// when the pool is created, and so does `compiler`: what `compilerRoot`
-  /// resolved to already (CompileSession), so that a run resolves it once.
+  /// when the pool is created. `compiler` is the installation the compile
+  /// workers load, resolved once by the caller (CompileSession, from the
+  /// compiler-root option); without one, resolveDefaultCompiler()'s. Pools
+  /// are per resolved installation, never per spelling of its root.
   static llvm::Expected<WorkerPool &>
   getShared(unsigned maxWorkers, WorkerLimits limits = {},
             WorkerProgram program = WorkerProgram::CompileWorker,
-            unsigned maxJobsPerWorker = 0, llvm::StringRef compilerRoot = "",
+            unsigned maxJobsPerWorker = 0,
             const CompilerInstallation *compiler = nullptr);
 
-  /// The compiler this pool's compile workers load (resolved from the
-  /// `compilerRoot` it was created with, else $XPU_CODEGEN_COMPILER_ROOT,
-  /// else the system's).
+  /// The compiler this pool's compile workers load (the installation it
+  /// was created with, else resolveDefaultCompiler()'s).
   virtual const CompilerInstallation &getCompiler() const = 0;
 
   /// Ends what the shared pools are doing, for a process about to exit:
