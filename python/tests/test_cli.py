@@ -289,3 +289,33 @@ def test_spirv_warnings_name_the_file_and_the_entry_point(tmp_path):
     assert re.search("^" + re.escape(str(spv)) + r": warning: kernel "
                      r"'spill_small_only' spills \d+ bytes per thread",
                      result.stderr, re.M), result.stderr
+
+
+def test_front_ends_agree_with_the_option_list():
+    """Walks the native option list (CodegenOptions.def): every option that
+    compile() takes has the list's default there (a location's "" is None:
+    the environment's or the default place; an unset sub-group size is
+    None), and the CLI's compile flag for it the same default as
+    compile()."""
+    import inspect
+    parameters = inspect.signature(xpu_codegen.compile).parameters
+    python_name = {"validate_spirv": "validate"}
+    compile_ = next(action.choices["compile"]
+                    for action in _cli._parser()._actions
+                    if getattr(action, "choices", None)
+                    and "compile" in action.choices)
+    flags = {action.dest: action for action in compile_._actions}
+    checked = 0
+    for option in xpu_codegen._xpu_codegen.codegen_options():
+        name = python_name.get(option["name"], option["name"])
+        if name not in parameters:
+            continue
+        listed = option["default"]
+        if option["role"] == "location" or listed == -1:
+            listed = None
+        assert parameters[name].default == listed, option["name"]
+        assert option["name"] in flags, option["name"]
+        assert flags[option["name"]].default == parameters[name].default, \
+            option["name"]
+        checked += 1
+    assert checked >= 20, checked
