@@ -290,6 +290,21 @@ static StringRef getCopyKernel(const DuplicateModule &copy, StringRef kept) {
   return kept;
 }
 
+/// The kernel of `result`'s kept build that `message` names first in quotes
+/// (as the build names it), or "".
+static StringRef findQuotedBuildKernel(const ModuleCompileResult &result,
+                                       const ResultMessage &message) {
+  std::string text = message.getText();
+  StringRef first;
+  size_t firstAt = std::string::npos;
+  for (const KernelMeasurement &kernel : result.decision.getChosen().kernels)
+    if (size_t at = text.find("'" + kernel.name + "'"); at < firstAt) {
+      firstAt = at;
+      first = kernel.name;
+    }
+  return first;
+}
+
 void NativeCodegenRun::annotate(ObjectSlot slot,
                                 const ModuleCompileResult &result,
                                 const LinkedPart *part) {
@@ -318,7 +333,9 @@ void NativeCodegenRun::annotate(ObjectSlot slot,
                "xpu-native-codegen: " + message.getText(name), where, name);
     };
     if (message.kernel.empty()) {
-      say(module, "");
+      // A module's message that names one of its kernels (a launch warning)
+      // is located at that kernel.
+      say(module, originalKernel(findQuotedBuildKernel(result, message)));
       continue;
     }
     StringRef name = originalKernel(message.kernel);

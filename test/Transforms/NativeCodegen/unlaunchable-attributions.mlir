@@ -2,7 +2,7 @@
 // kernels with private and workgroup attributions beside one that declares
 // a 64x128x512 = 4194304-item work-group, which no GRF mode runs (pvc: at
 // most 1024). Upstream's own pipeline builds all four. Here too, on both
-// compilers: one warning at the binary that names the limit, every kernel
+// compilers: one warning at the kernel that names the limit, every kernel
 // in the binary, and the others' decision made as if it were not there.
 // REQUIRES: igc1, igc2
 // RUN: xpu-opt %s --xpu-codegen-pipeline="arch=pvc cache-dir=none report=%t.igc1.json" -verify-diagnostics -o %t.igc1.mlir
@@ -37,7 +37,6 @@
 // STRICT-REPORT: "error": "xpu-select-grf-mode: cannot launch in any GRF mode: kernel 'huge_block'
 
 module attributes {gpu.container_module} {
-  // expected-warning @+1 {{xpu-native-codegen: module 'attributions' for arch 'pvc': cannot launch in any GRF mode: kernel 'huge_block' has a work-group of 4194304 work-items; 128-register GRF mode on pvc runs at most 1024 at SIMD16}}
   gpu.module @attributions {
     gpu.func @stage_private() private(%tmp: memref<8xf32, #gpu.address_space<private>>, %idx: memref<4xi32, #gpu.address_space<private>>) kernel {
       gpu.return
@@ -48,6 +47,7 @@ module attributes {gpu.container_module} {
     gpu.func @stage_both() workgroup(%tile: memref<4xf32, #gpu.address_space<workgroup>>) private(%acc: memref<2xi64, #gpu.address_space<private>>) kernel {
       gpu.return
     }
+    // expected-warning @+1 {{xpu-native-codegen: module 'attributions' for arch 'pvc': cannot launch in any GRF mode: kernel 'huge_block' has a work-group of 4194304 work-items; 128-register GRF mode on pvc runs at most 1024 at SIMD16}}
     gpu.func @huge_block() kernel attributes {known_block_size = array<i32: 64, 128, 512>} {
       gpu.return
     }
