@@ -1,7 +1,6 @@
 """The command line: ``python3 -m xpu_codegen compile|inspect ...``."""
 
 import argparse
-import json
 import os
 import pathlib
 import re
@@ -11,21 +10,12 @@ import threading
 import time
 import warnings
 
-from . import _api
+from . import _api, _cli_diff
+from ._tables import table as _table
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
-from ._output import write_output
 from ._options import _default, _values
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.+-]")
-
-
-def _table(header, rows):
-    """Formats rows as left-aligned columns."""
-    table = [header] + [[str(cell) for cell in row] for row in rows]
-    widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip()
-        for row in table)
 
 
 class _Progress:
@@ -210,7 +200,8 @@ def _compile(args):
         return 1
     if status and args.report and entries:
         print(f"wrote {args.report} (with errors)", file=sys.stderr)
-    _remember_decisions(args, readable, results)
+    _cli_diff.remember_decisions(args, readable, results,
+                                 _compile_options(args))
     if not args.quiet and modules:
         _print_modules(modules, sys.stdout)
         for path in paths:
@@ -224,36 +215,6 @@ def _compile(args):
               f"inputs" + (f", {failed} failed" if failed else ""),
               file=sys.stderr)
     return status
-
-
-def _remember_decisions(args, readable, results):
-    """Records each input's decisions beside the cache and, with
-    --explain-changes, says first what changed since another compiler
-    compiled the same input (nothing is built for it)."""
-    from . import _history
-    options = _compile_options(args)
-    for (path, data), result in zip(readable, results):
-        modules = (result.modules if isinstance(result, _api.CompileError)
-                   else result)
-        record = _history.record_path(args.cache_dir, data, options)
-        if record is None or not modules:
-            continue
-        if args.explain_changes:
-            _print_changes(path, _history.explain(record, modules))
-        _history.record(record, modules)
-
-
-def _print_changes(path, explained):
-    from . import _diff
-    if not explained:
-        print(f"{path}: no other compiler's decisions for this input in the "
-              f"cache")
-        return
-    for compiler, rows in explained:
-        print(f"{path}: changes since {compiler} compiled it (from the "
-              f"cache):")
-        _print_diff_rows([r for r in rows if r["changed"]])
-        print(_diff.summarize(rows))
 
 
 def _read_inputs(inputs):
@@ -418,120 +379,6 @@ def _path(text):
     return text
 
 
-_DIFF_COLUMNS = (("mode", "grf_mode"), ("regs", "grf_count"),
-                 ("spill", "spill_size"), ("SIMD", "simd"),
-                 ("thr/EU", "threads_per_eu"), ("lanes", "lanes"),
-                 ("private", "private_size"), ("code", "code_size"),
-                 ("ms", "compile_ms"))
-
-
-def _diff_cell(row, field):
-    """"old -> new", or the one value when both sides agree."""
-    old, new = row["old"], row["new"]
-    a = "-" if old is None else old[field]
-    b = "-" if new is None else new[field]
-    return str(a) if a == b else f"{a} -> {b}"
-
-
-def _print_diff_rows(rows):
-    """The table of diff rows (none: nothing)."""
-    if not rows:
-        return
-    with_arch = any(r["arch"] for r in rows)
-    header = ["module", "kernel"] + (["arch"] if with_arch else []) + \
-        [name for name, _ in _DIFF_COLUMNS] + ["verdict"]
-    print(_table(header, [
-        [r["module"], r["kernel"]] + ([r["arch"]] if with_arch else []) +
-        [_diff_cell(r, field) for _, field in _DIFF_COLUMNS] +
-        [r["verdict"]] for r in rows]))
-
-
-def _diff(args):
-    from . import _diff
-    if len(args.compiler_root) != 2:
-        print("error: diff needs --compiler-root twice (old, then new)",
-              file=sys.stderr)
-        return 2
-    options = dict(grf_mode=args.grf_mode, backend=args.backend,
-                   spill_threshold=args.spill_threshold,
-                   cache_dir=args.cache_dir, jobs=args.jobs,
-                   auto_strategy=args.auto_strategy, flags=args.flags)
-    progress = (lambda text: print(f"xpu_codegen diff: {text}",
-                                   file=sys.stderr))
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", _api.CompileWarning)
-            rows = _diff.diff(args.inputs, args.compiler_root,
-                              archs=args.arch or None, progress=progress,
-                              **options)
-    except (ValueError, TypeError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except OSError as error:
-        print(f"error: cannot read {error.filename}: {error.strerror}",
-              file=sys.stderr)
-        return 1
-    for row in rows:
-        for side in ("old", "new"):
-            if row[side] is None and row[f"{side}_error"]:
-                first = row[f"{side}_error"].strip().splitlines()[0]
-                print(f"{row['input']}: {side} compiler: {first}",
-                      file=sys.stderr)
-    _print_diff_rows([r for r in rows if r["changed"]])
-    print(_diff.summarize(rows))
-    if args.json:
-        try:
-            write_output(args.json, (json.dumps(rows, indent=2) +
-                                     "\n").encode("utf-8"))
-        except OSError as error:
-            print(f"error: cannot write {args.json}: {error.strerror}",
-                  file=sys.stderr)
-            return 1
-    if args.fail_on == "worse" and any(r["verdict"] == "worse"
-                                       for r in rows):
-        return 1
-    return 0
-
-
-def _add_diff_command(commands):
-    """The ``diff`` command."""
-    diff = commands.add_parser(
-        "diff", help="compare two compilers' decisions kernel by kernel",
-        description="Compile each INPUT (.mlir or .spv files, or "
-                    "directories of them) with two compilers under the same "
-                    "options, through the cache (a second run builds "
-                    "nothing), and print one row per kernel whose decision "
-                    "or measurement changed, old -> new, with a verdict by "
-                    "the project's objective (least spill, then most lanes "
-                    "in flight, then fewest registers), then a summary. "
-                    "Progress goes to stderr.")
-    diff.add_argument("inputs", metavar="INPUT", nargs="+",
-                      help="a .mlir or .spv file, or a directory of them")
-    diff.add_argument("--compiler-root", metavar="DIR", action="append",
-                      default=[], required=True,
-                      help="given twice: the old compiler, then the new one "
-                           "(an ocloc installation directory, or 'system' "
-                           "for the system's)")
-    diff.add_argument("--arch", action="append", metavar="ARCH",
-                      help="device (repeatable; default: pvc)")
-    _option(diff, "grf_mode", help="register file mode")
-    _option(diff, "backend", help="native compiler")
-    _option(diff, "auto_strategy", help="how auto is resolved")
-    _option(diff, "spill_threshold", type=_non_negative, metavar="BYTES",
-            help="auto: build large when small spills more")
-    _option(diff, "flags", metavar="FLAGS", help="extra IGC build options")
-    diff.add_argument("--cache-dir", metavar="DIR",
-                      help="persistent cache ('none' disables)")
-    diff.add_argument("--jobs", type=_non_negative, default=_default("jobs"),
-                      metavar="N", help="parallel compiler workers")
-    diff.add_argument("--json", metavar="FILE", type=_path,
-                      help="write every kernel's row (changed or not) as "
-                           "a JSON list")
-    diff.add_argument("--fail-on", choices=["worse"],
-                      help="exit 1 when any kernel gets worse (for CI)")
-    diff.set_defaults(run=_diff)
-
-
 def _option(command, name, flag=None, **kwargs):
     """``command``'s flag for compile option ``name``, with the default
     (shown in the help) and the accepted values the native option list
@@ -554,7 +401,7 @@ def _parser():
     commands = parser.add_subparsers(dest="command", required=True)
 
     _add_compile_command(commands)
-    _add_diff_command(commands)
+    _cli_diff.add_diff_command(commands, _option, _non_negative, _path)
 
     inspect = commands.add_parser(
         "inspect", help="print the kernels of zebin files",

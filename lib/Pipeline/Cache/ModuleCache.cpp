@@ -16,7 +16,6 @@
 #include "XPUCodegen/Pipeline/Cache/ModuleCache.h"
 #include "XPUCodegen/Device/DeviceTable.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
-#include "XPUCodegen/Pipeline/CanonicalPrinting.h"
 #include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/PassWork.h"
@@ -30,17 +29,14 @@
 #include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBufferRef.h"
-#include "llvm/Support/SHA256.h"
 
 namespace mlir::xpu {
 #define GEN_PASS_DEF_XPUMODULECACHE
@@ -49,183 +45,6 @@ namespace mlir::xpu {
 
 using namespace mlir;
 using namespace mlir::xpu;
-
-#ifndef XPU_CODEGEN_VERSION
-#error "XPU_CODEGEN_VERSION must be defined (the project version)"
-#endif
-
-/// Bump when what an entry means changes: the key's parts, the payload, or
-/// how a hit is replayed.
-static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v4";
-/// The payload's own framing, checked on read.
-static constexpr llvm::StringLiteral kPayloadMagic = "XPUMODC1";
-static constexpr uint32_t kPayloadVersion = 2;
-
-//===----------------------------------------------------------------------===//
-// Keys
-//===----------------------------------------------------------------------===//
-
-/// Whether a location can reach the binary: LLVM's SPIR-V backend emits
-/// debug information only for locations scoped by a subprogram, which MLIR
-/// carries as the metadata of a FusedLoc. Other locations only locate
-/// diagnostics, which a hit emits at the current module.
-static bool carriesDebugInfo(Location loc) {
-  return loc
-      ->walk([](Location inner) {
-        auto fused = dyn_cast<FusedLoc>(inner);
-        return fused && fused.getMetadata() ? WalkResult::interrupt()
-                                            : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-static bool hasDebugLocations(Operation *root) {
-  return root
-      ->walk([](Operation *op) {
-        if (carriesDebugInfo(op->getLoc()))
-          return WalkResult::interrupt();
-        for (Region &region : op->getRegions())
-          for (Block &block : region)
-            for (BlockArgument arg : block.getArguments())
-              if (carriesDebugInfo(arg.getLoc()))
-                return WalkResult::interrupt();
-        return WalkResult::advance();
-      })
-      .wasInterrupted();
-}
-
-static void hashPart(llvm::SHA256 &hash, StringRef part) {
-  hash.update(part);
-  hash.update(ArrayRef<uint8_t>{0});
-}
-
-std::string mlir::xpu::getModuleCacheDigest(gpu::GPUModuleOp module,
-                                            StringRef pipelineKey) {
-  // Locations are left out unless they can become debug information in the
-  // binary: a module moved by a line in its file still hits. No printing
-  // flag of the command line reaches the text.
-  llvm::SHA256 hash;
-  hashPart(hash, "xpu-module-digest");
-  hashPart(hash, printCanonicalForm(module, hasDebugLocations(module)));
-  // The printed form names resource blobs (dense_resource<...>) without
-  // their bytes: hash those too.
-  module->walk([&](Operation *op) {
-    countVisitedOps();
-    auto hashResources = [&](Attribute attr) {
-      if (!attr)
-        return;
-      attr.walk([&](DenseResourceElementsAttr resource) {
-        DenseResourceElementsHandle handle = resource.getRawHandle();
-        hashPart(hash, handle.getKey());
-        if (AsmResourceBlob *blob = handle.getBlob())
-          hashPart(hash,
-                   StringRef(blob->getData().data(), blob->getData().size()));
-      });
-    };
-    hashResources(op->getDiscardableAttrDictionary());
-    hashResources(op->getPropertiesAsAttribute());
-  });
-  hashPart(hash, pipelineKey);
-  return llvm::toHex(hash.final(), /*LowerCase=*/true);
-}
-
-std::optional<std::string>
-mlir::xpu::getModuleCacheKey(CompileSession &session, StringRef digest,
-                             ArrayRef<TargetAttr> targets) {
-  if (targets.empty())
-    return std::nullopt;
-  llvm::SHA256 hash;
-  hashPart(hash, kFormatVersion);
-  hashPart(hash, XPU_CODEGEN_VERSION);
-  // The lowering and SPIR-V emission are LLVM's and MLIR's.
-  hashPart(hash, LLVM_VERSION_STRING);
-  hashPart(hash, digest);
-  for (TargetAttr target : targets) {
-    const DeviceInfo *device = lookupDevice(target.getArch());
-    if (!device)
-      return std::nullopt;
-    std::optional<CachedCompilerIdentity> identity =
-        session.lookupCachedCompilerIdentity(*device);
-    if (!identity)
-      return std::nullopt;
-    hashPart(hash, device->name);
-    hashPart(hash, identity->backend);
-    hashPart(hash, identity->identity);
-  }
-  return llvm::toHex(hash.final(), /*LowerCase=*/true);
-}
-
-//===----------------------------------------------------------------------===//
-// Payloads
-//===----------------------------------------------------------------------===//
-
-static llvm::Error malformed(const Twine &what) {
-  return llvm::createStringError("malformed module cache entry: " + what);
-}
-
-std::string
-mlir::xpu::serializeModuleCacheRecord(const ModuleCacheRecord &record) {
-  BinaryFieldWriter writer;
-  writer.writeRaw(kPayloadMagic);
-  writer.write<uint32_t>(kPayloadVersion);
-  writer.write<uint64_t>(record.binaries.size());
-  for (const ModuleCacheRecord::Binary &binary : record.binaries) {
-    writer.writeBytes(binary.bytecode);
-    writer.writeBytes(binary.report);
-    writer.write<uint64_t>(binary.diagnostics.size());
-    for (const CachedDiagnostic &diagnostic : binary.diagnostics) {
-      writer.write<uint8_t>(static_cast<uint8_t>(diagnostic.severity));
-      writer.writeBytes(diagnostic.message);
-      writer.writeBytes(diagnostic.module);
-      writer.writeBytes(diagnostic.kernel);
-    }
-  }
-  writer.write<uint64_t>(record.launches.size());
-  for (const auto &[kernel, binary] : record.launches) {
-    writer.writeBytes(kernel);
-    writer.writeBytes(binary);
-  }
-  return writer.take();
-}
-
-llvm::Expected<ModuleCacheRecord>
-mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
-  BinaryFieldReader reader(payload);
-  if (reader.readRaw(kPayloadMagic.size()) != kPayloadMagic)
-    return malformed("bad magic");
-  if (reader.readU32() != kPayloadVersion)
-    return malformed("unknown version");
-  ModuleCacheRecord record;
-  // A binary takes at least 24 bytes (three lengths), a diagnostic 25, a
-  // launch 16: counts beyond what is left are refused before reserving.
-  uint64_t numBinaries = reader.readCount(24);
-  if (reader.failed() || numBinaries == 0)
-    return malformed("no binary");
-  record.binaries.resize(numBinaries);
-  for (ModuleCacheRecord::Binary &binary : record.binaries) {
-    binary.bytecode = reader.readBytes().str();
-    binary.report = reader.readBytes().str();
-    uint64_t numDiagnostics = reader.readCount(25);
-    for (uint64_t i = 0; i < numDiagnostics && !reader.failed(); ++i) {
-      uint8_t severity = reader.readU8();
-      if (severity > static_cast<uint8_t>(DiagnosticSeverity::Remark))
-        return malformed("unknown diagnostic severity");
-      CachedDiagnostic &diagnostic = binary.diagnostics.emplace_back();
-      diagnostic.severity = DiagnosticSeverity(severity);
-      diagnostic.message = reader.readBytes().str();
-      diagnostic.module = reader.readBytes().str();
-      diagnostic.kernel = reader.readBytes().str();
-    }
-  }
-  uint64_t numLaunches = reader.readCount(16);
-  for (uint64_t i = 0; i < numLaunches && !reader.failed(); ++i) {
-    std::string kernel = reader.readBytes().str();
-    record.launches.emplace_back(std::move(kernel), reader.readBytes().str());
-  }
-  if (!reader.atEnd())
-    return malformed("truncated or trailing bytes");
-  return record;
-}
 
 //===----------------------------------------------------------------------===//
 // Storing (at the end of xpu-native-codegen)
