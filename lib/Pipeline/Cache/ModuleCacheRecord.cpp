@@ -202,4 +202,3 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
     return malformed("truncated or trailing bytes");
   return record;
 }
-
