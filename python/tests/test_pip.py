@@ -5,6 +5,7 @@ fresh virtual environment, offline, and work from any directory.
 The build directory under test is reused ($XPU_CODEGEN_BUILD_DIR), so pip
 only packages what this build made."""
 
+import os
 import re
 import subprocess
 import sys
@@ -38,11 +39,17 @@ def venv(tmp_path):
     return tmp_path / "v" / "bin"
 
 
+#: tools/ci-sanitize runs the suite on an AddressSanitizer build: its
+#: compiler worker cannot start under the worker's address-space limit, so
+#: that run keeps the uninstrumented worker it names ($XPU_CODEGEN_WORKER),
+#: as the rest of the sanitized suite does.
+SANITIZED = "libasan" in os.environ.get("LD_PRELOAD", "")
+
+
 def pip_env():
-    import os
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "XPU_CODEGEN_WORKER",
-                        "XPU_CODEGEN_SPIRV_EMITTER")}
+    dropped = ("PYTHONPATH", "XPU_CODEGEN_SPIRV_EMITTER") + (
+        () if SANITIZED else ("XPU_CODEGEN_WORKER",))
+    env = {k: v for k, v in os.environ.items() if k not in dropped}
     env["XPU_CODEGEN_BUILD_DIR"] = str(BUILD)
     env["XPU_CODEGEN_CACHE_DIR"] = "none"
     return env
@@ -59,7 +66,9 @@ def test_pip_install_works_from_another_directory(venv, tmp_path):
                 "print(xpu_codegen.__file__); print(n.find_worker())",
                 cwd=elsewhere, env=env).stdout.split()
     site = str(tmp_path / "v" / "lib")
-    assert all(path.startswith(site) for path in where), where
+    assert where[0].startswith(site), where
+    if not SANITIZED:
+        assert where[1].startswith(site), where
     run(venv / "python", "-m", "xpu_codegen", "compile",
         INPUTS / "spill_small_only.spv", "--arch", "pvc", "-o", "k.zebin",
         cwd=elsewhere, env=env)
