@@ -89,14 +89,15 @@ std::string mlir::xpu::findQuotedKernel(Location loc, StringRef module,
     if (!named || !named.getName().getValue().starts_with(prefix))
       continue;
     StringRef kernel = named.getName().getValue().drop_front(prefix.size());
-    for (char quote : {'\'', '"'}) {
-      std::string quoted = quote + kernel.str() + quote;
-      size_t at = message.find(quoted);
-      if (at < firstAt) {
-        firstAt = at;
-        first = kernel.str();
-      }
+    if (size_t at = findQuotedName(message, kernel); at < firstAt) {
+      firstAt = at;
+      first = kernel.str();
     }
   }
   return first;
+}
+
+size_t mlir::xpu::findQuotedName(StringRef message, StringRef name) {
+  return std::min(message.find(("'" + name + "'").str()),
+                  message.find(("\"" + name + "\"").str()));
 }

@@ -41,6 +41,10 @@ Location mergeKernelOrigins(Location into, Location from);
 std::optional<Location> findKernelOrigin(Location loc, StringRef module,
                                          StringRef kernel);
 
+/// Where `message` first names `name` in quotes ('name' or "name"), or
+/// StringRef::npos: how a compiler's message names a kernel.
+size_t findQuotedName(StringRef message, StringRef name);
+
 /// The kernel of module `module` recorded in `loc` that `message` names in
 /// quotes ('k' or "k") first; empty when it names none.
 std::string findQuotedKernel(Location loc, StringRef module, StringRef message);

@@ -179,7 +179,7 @@ Location NativeCodegenRun::getErrorLoc(Operation *binary,
       continue;
     for (auto [linked, original] :
          llvm::zip_equal(candidate.kernels, candidate.originalKernels)) {
-      size_t at = message.find("'" + linked + "'");
+      size_t at = findQuotedName(message, linked);
       if (at < firstAt)
         if (std::optional<Location> origin =
                 findKernelOrigin(binary->getLoc(), candidate.name, original)) {

@@ -13,6 +13,7 @@
 
 #include "NativeCodegenRun.h"
 
+#include "XPUCodegen/Pipeline/KernelOrigins.h"
 #include "XPUCodegen/Pipeline/Link/LinkedParts.h"
 
 #include "XPUCodegen/Compiler/Codegen/Report.h"
@@ -298,7 +299,7 @@ static StringRef findQuotedBuildKernel(const ModuleCompileResult &result,
   StringRef first;
   size_t firstAt = std::string::npos;
   for (const KernelMeasurement &kernel : result.decision.getChosen().kernels)
-    if (size_t at = text.find("'" + kernel.name + "'"); at < firstAt) {
+    if (size_t at = findQuotedName(text, kernel.name); at < firstAt) {
       firstAt = at;
       first = kernel.name;
     }
