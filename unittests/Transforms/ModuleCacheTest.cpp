@@ -22,6 +22,7 @@ static ModuleCacheRecord makeRecord() {
   ModuleCacheRecord record;
   ModuleCacheRecord::Binary first;
   first.bytecode = std::string("ML\xefR", 4) + "bytecode";
+  first.objects = {std::string("\x7f" "ELF\0\x01", 6), ""};
   first.report = R"([{"module":"m","cache":"miss"}])";
   first.diagnostics = {{DiagnosticSeverity::Warning, "spills", "m", "k"},
                        {DiagnosticSeverity::Remark, "kept small", "m", ""}};
@@ -40,9 +41,11 @@ TEST(ModuleCacheRecord, RoundTrips) {
   ASSERT_TRUE(bool(read)) << llvm::toString(read.takeError());
   ASSERT_EQ(read->binaries.size(), 2u);
   EXPECT_EQ(read->binaries[0].bytecode, record.binaries[0].bytecode);
+  EXPECT_EQ(read->binaries[0].objects, record.binaries[0].objects);
   EXPECT_EQ(read->binaries[0].report, record.binaries[0].report);
   EXPECT_EQ(read->binaries[0].diagnostics, record.binaries[0].diagnostics);
   EXPECT_EQ(read->binaries[1].bytecode, "more");
+  EXPECT_TRUE(read->binaries[1].objects.empty());
   EXPECT_EQ(read->launches, record.launches);
 }
 
@@ -85,10 +88,13 @@ TEST(ModuleCacheRecord, BadFramingIsAnError) {
 TEST(ModuleCacheRecord, UnknownSeverityIsAnError) {
   ModuleCacheRecord record = makeRecord();
   std::string payload = serializeModuleCacheRecord(record);
-  // The first diagnostic's severity byte follows the first binary's two
-  // byte strings and its diagnostic count.
-  size_t offset = 8 + 4 + 8 + (8 + record.binaries[0].bytecode.size()) +
-                  (8 + record.binaries[0].report.size()) + 8;
+  // The first diagnostic's severity byte follows the first binary's
+  // bytecode, its objects (a count and each), its report and its
+  // diagnostic count.
+  size_t offset = 8 + 4 + 8 + (8 + record.binaries[0].bytecode.size()) + 8;
+  for (const std::string &object : record.binaries[0].objects)
+    offset += 8 + object.size();
+  offset += (8 + record.binaries[0].report.size()) + 8;
   ASSERT_EQ(payload[offset], char(DiagnosticSeverity::Warning));
   payload[offset] = 9;
   llvm::Expected<ModuleCacheRecord> read =

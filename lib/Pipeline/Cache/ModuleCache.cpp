@@ -72,6 +72,45 @@ static SmallVector<TargetAttr> getObjectTargets(gpu::BinaryOp binary) {
   return targets;
 }
 
+/// Empties the bytes of `binary`'s objects and returns them, in order (a
+/// record keeps them raw beside the bytecode).
+static std::vector<std::string> takeObjectBytes(gpu::BinaryOp binary) {
+  MLIRContext *context = binary.getContext();
+  std::vector<std::string> bytes;
+  SmallVector<Attribute> stubs;
+  for (Attribute attr : binary.getObjects()) {
+    auto object = cast<gpu::ObjectAttr>(attr);
+    bytes.push_back(object.getObject().str());
+    stubs.push_back(gpu::ObjectAttr::get(
+        context, object.getTarget(), object.getFormat(),
+        StringAttr::get(context), object.getProperties(), object.getKernels()));
+  }
+  binary.setObjectsAttr(ArrayAttr::get(context, stubs));
+  return bytes;
+}
+
+/// Gives the objects of `binary` their bytes back; failure when the record
+/// does not have one per object, or an object that already has bytes.
+static LogicalResult restoreObjectBytes(gpu::BinaryOp binary,
+                                        ArrayRef<std::string> bytes) {
+  MLIRContext *context = binary.getContext();
+  ArrayRef<Attribute> stubs = binary.getObjects().getValue();
+  if (stubs.size() != bytes.size())
+    return failure();
+  SmallVector<Attribute> objects;
+  for (auto [attr, object] : llvm::zip_equal(stubs, bytes)) {
+    auto stub = dyn_cast<gpu::ObjectAttr>(attr);
+    if (!stub || !stub.getObject().empty())
+      return failure();
+    objects.push_back(gpu::ObjectAttr::get(
+        context, stub.getTarget(), stub.getFormat(),
+        StringAttr::get(context, object), stub.getProperties(),
+        stub.getKernels()));
+  }
+  binary.setObjectsAttr(ArrayAttr::get(context, objects));
+  return success();
+}
+
 static constexpr StringLiteral kHelperAttrs[] = {
     XPUDialect::kModuleCacheKeyAttrName, XPUDialect::kModuleCacheHitAttrName,
     XPUDialect::kSplitFromAttrName};
@@ -93,12 +132,13 @@ getRecord(gpu::BinaryOp binary, ArrayRef<gpu::BinaryOp> splits,
     ModuleCacheRecord::Binary &entry = record.binaries.emplace_back();
     // Location-free and without helper attributes: a hit gives the binary
     // the location of the module it replaces.
-    OwningOpRef<Operation *> copy(op->clone());
-    copy.get()->setLoc(UnknownLoc::get(op->getContext()));
+    OwningOpRef<gpu::BinaryOp> copy(cast<gpu::BinaryOp>(op->clone()));
+    (*copy)->setLoc(UnknownLoc::get(op->getContext()));
     for (StringRef name : kHelperAttrs)
-      copy.get()->removeAttr(name);
+      (*copy)->removeAttr(name);
+    entry.objects = takeObjectBytes(*copy);
     llvm::raw_string_ostream os(entry.bytecode);
-    if (failed(writeBytecodeToFile(copy.get(), os)))
+    if (failed(writeBytecodeToFile(*copy, os)))
       return std::nullopt;
     llvm::json::Array report;
     if (it != outcomes.end()) {
@@ -358,6 +398,9 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     if (binaries.size() != record.binaries.size() ||
         binaries.front().getName() != module.getName())
       return failure();
+    for (auto [binary, entry] : llvm::zip_equal(binaries, record.binaries))
+      if (failed(restoreObjectBytes(binary, entry.objects)))
+        return failure();
     for (gpu::BinaryOp binary : ArrayRef(binaries).drop_front())
       if (takenNames.contains(binary.getName()))
         return failure();

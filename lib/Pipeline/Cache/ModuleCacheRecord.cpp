@@ -32,10 +32,10 @@ using namespace mlir::xpu;
 
 /// Bump when what an entry means changes: the key's parts, the payload, or
 /// how a hit is replayed.
-static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v4";
+static constexpr llvm::StringLiteral kFormatVersion = "xpu-module-v5";
 /// The payload's own framing, checked on read.
 static constexpr llvm::StringLiteral kPayloadMagic = "XPUMODC1";
-static constexpr uint32_t kPayloadVersion = 2;
+static constexpr uint32_t kPayloadVersion = 3;
 
 //===----------------------------------------------------------------------===//
 // Keys
@@ -147,6 +147,9 @@ mlir::xpu::serializeModuleCacheRecord(const ModuleCacheRecord &record) {
   writer.write<uint64_t>(record.binaries.size());
   for (const ModuleCacheRecord::Binary &binary : record.binaries) {
     writer.writeBytes(binary.bytecode);
+    writer.write<uint64_t>(binary.objects.size());
+    for (const std::string &object : binary.objects)
+      writer.writeBytes(object);
     writer.writeBytes(binary.report);
     writer.write<uint64_t>(binary.diagnostics.size());
     for (const CachedDiagnostic &diagnostic : binary.diagnostics) {
@@ -172,14 +175,17 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
   if (reader.readU32() != kPayloadVersion)
     return malformed("unknown version");
   ModuleCacheRecord record;
-  // A binary takes at least 24 bytes (three lengths), a diagnostic 25, a
-  // launch 16: counts beyond what is left are refused before reserving.
-  uint64_t numBinaries = reader.readCount(24);
+  // A binary takes at least 32 bytes (four lengths), an object 8, a
+  // diagnostic 25, a launch 16: counts beyond what is left are refused before reserving.
+  uint64_t numBinaries = reader.readCount(32);
   if (reader.failed() || numBinaries == 0)
     return malformed("no binary");
   record.binaries.resize(numBinaries);
   for (ModuleCacheRecord::Binary &binary : record.binaries) {
     binary.bytecode = reader.readBytes().str();
+    uint64_t numObjects = reader.readCount(8);
+    for (uint64_t i = 0; i < numObjects && !reader.failed(); ++i)
+      binary.objects.push_back(reader.readBytes().str());
     binary.report = reader.readBytes().str();
     uint64_t numDiagnostics = reader.readCount(25);
     for (uint64_t i = 0; i < numDiagnostics && !reader.failed(); ++i) {

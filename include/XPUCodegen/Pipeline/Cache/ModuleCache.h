@@ -74,8 +74,12 @@ struct CachedDiagnostic {
 struct ModuleCacheRecord {
   struct Binary {
     /// MLIR bytecode of the gpu.binary op, without location or helper
-    /// attributes.
+    /// attributes, its objects' bytes left empty.
     std::string bytecode;
+    /// The bytes of its objects, in order, kept raw: MLIR bytecode writes a
+    /// #gpu.object in its text form, whose escaped bytes would cost a run
+    /// of the lexer over every binary to read back.
+    std::vector<std::string> objects;
     /// Its report entries, in report order (a JSON array).
     std::string report;
     /// The diagnostics xpu-native-codegen emitted at it, in order.
