@@ -147,13 +147,19 @@ void python::defineOptionList(py::module_ &module) {
           for (int64_t value : getCodegenOptionCheckValues(info.check))
             values.append(value);
           option["values"] = std::move(values);
+          bool integer = info.kind == CodegenOptionKind::Integer;
+          option["minimum"] = integer ? py::object(py::int_(info.minimum))
+                                      : py::object(py::none());
+          option["maximum"] = integer ? py::object(py::int_(info.maximum))
+                                      : py::object(py::none());
           options.append(std::move(option));
         }
         return options;
       },
       "The compile options (CodegenOptions.def), in order: name (Python), "
       "option (pass option), kind, default, role, description, values (the "
-      "accepted ones; empty: any of its kind).");
+      "accepted ones; empty: any of its kind), minimum and maximum (an "
+      "integer option's bounds; None for the others).");
   module.def(
       "check_option",
       [](const std::string &name, py::handle value) -> py::object {

@@ -292,30 +292,71 @@ def test_spirv_warnings_name_the_file_and_the_entry_point(tmp_path):
 
 
 def test_front_ends_agree_with_the_option_list():
-    """Walks the native option list (CodegenOptions.def): every option that
-    compile() takes has the list's default there (a location's "" is None:
-    the environment's or the default place; an unset sub-group size is
-    None), and the CLI's compile flag for it the same default as
-    compile()."""
+    """Walks the native option list (CodegenOptions.def): every option
+    Python takes (COMPILE_OPTIONS, all of them in the list) is a keyword of
+    compile() with the list's default (a location's "" is None: the
+    environment's or the default place; an unset sub-group size is None),
+    and the CLI's compile command has a flag for it with the same default,
+    the list's help and its values."""
     import inspect
+    from xpu_codegen import _options
     parameters = inspect.signature(xpu_codegen.compile).parameters
-    python_name = {"validate_spirv": "validate"}
     compile_ = next(action.choices["compile"]
                     for action in _cli._parser()._actions
                     if getattr(action, "choices", None)
                     and "compile" in action.choices)
     flags = {action.dest: action for action in compile_._actions}
+    listed = {o["name"]: o for o in xpu_codegen._xpu_codegen.codegen_options()}
+    assert set(_options.COMPILE_OPTIONS) <= set(listed)
+    for name in _options.COMPILE_OPTIONS:
+        option = listed[name]
+        default = option["default"]
+        if option["role"] == "location" or default == -1:
+            default = None
+        keyword = _options.keyword(name)
+        assert parameters[keyword].default == default, name
+        assert parameters[keyword].kind == inspect.Parameter.KEYWORD_ONLY
+        assert flags[name].default == default, name
+        assert flags[name].help.startswith(option["description"]), name
+        if option["kind"] == "choice":
+            assert list(flags[name].choices) == option["values"], name
+    # compile() takes nothing else but its source's name and file name.
+    assert set(parameters) == {"source", "name", "filename"} | {
+        _options.keyword(n) for n in _options.COMPILE_OPTIONS}
+    with pytest.raises(TypeError, match="unexpected keyword argument 'opt'"):
+        xpu_codegen.compile(b"", opt=1)
+
+
+def test_front_ends_refuse_integers_beyond_the_list_bounds():
+    """Every integer option compile() takes is refused one past either of
+    the list's bounds (its type's range narrowed by its check: 2**40 for
+    the time and memory limits, 1024 jobs), by Python and by the CLI, and
+    accepted at the bound by Python's checks."""
+    import inspect
+    from xpu_codegen import _options
+    parameters = inspect.signature(xpu_codegen.compile).parameters
+    source = (INPUTS / "nospill.spv").read_bytes()
     checked = 0
     for option in xpu_codegen._xpu_codegen.codegen_options():
-        name = python_name.get(option["name"], option["name"])
-        if name not in parameters:
+        name = option["name"]
+        if option["kind"] != "integer" or name not in parameters:
             continue
-        listed = option["default"]
-        if option["role"] == "location" or listed == -1:
-            listed = None
-        assert parameters[name].default == listed, option["name"]
-        assert option["name"] in flags, option["name"]
-        assert flags[option["name"]].default == parameters[name].default, \
-            option["name"]
+        low, high = option["minimum"], option["maximum"]
+        assert low <= option["default"] <= high, name
+        for value in (low - 1, high + 1):
+            with pytest.raises(ValueError, match=name):
+                xpu_codegen.compile(source, cache_dir="none",
+                                    **{name: value})
+        if not option["values"] and name != "subgroup_size":
+            assert _options._check_int(name, high) == high
+        result = run_cli("compile", INPUTS / "nospill.spv", "--cache-dir",
+                         "none", "--" + option["option"], str(high + 1),
+                         "-o", "/dev/null")
+        assert result.returncode != 0, (name, result.stderr)
+        assert option["option"].replace("-", "_") in result.stderr \
+            or option["option"] in result.stderr, (name, result.stderr)
         checked += 1
-    assert checked >= 20, checked
+    assert checked >= 6, checked
+    timeout = next(o for o in xpu_codegen._xpu_codegen.codegen_options()
+                   if o["name"] == "timeout_ms")
+    assert (timeout["minimum"], timeout["maximum"]) == (0, 2**40)

@@ -91,7 +91,9 @@ def test_cli_limits(tmp_path):
                      "--memory-limit-mb", str(2**44), "-o",
                      tmp_path / "y.zebin")
     assert result.returncode == 2, result.stderr
-    assert "memory_limit_mb must be between 0 and" in result.stderr
+    # The bound is the option list's (2**40 MiB), named by the flag.
+    assert f"--memory-limit-mb: must be between 0 and {2**40}" \
+        in result.stderr, result.stderr
 
 
 # One module that IGC rejects on tgllp (f64) next to one that compiles.

@@ -4,7 +4,7 @@ temporary report file) and Python reads it under the extension's keys."""
 import xpu_codegen
 from xpu_codegen import _xpu_codegen
 from xpu_codegen._native import _compile_mlir
-from xpu_codegen._options import _check_options
+from xpu_codegen._options import check_compile_options
 from conftest import ELF_MAGIC, EXAMPLES
 
 
@@ -20,8 +20,7 @@ def test_mlir_entries_come_as_data(no_cache):
     # each entry as JSON text for Python to parse; now it prints the results
     # the pass collected straight into dicts.
     text = (EXAMPLES / "accumulate_spill_small_only.mlir").read_bytes()
-    options = _check_options("pvc", "auto", "auto", 0, "none", 0, "measure")
-    options["link"] = True
+    options, _ = check_compile_options(dict(arch="pvc", cache_dir="none"))
     outcome = _compile_mlir(text, "k.mlir", options)
     assert outcome["success"], outcome["diagnostics"]
     [module] = outcome["modules"]

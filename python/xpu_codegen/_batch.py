@@ -11,8 +11,7 @@ from typing import Callable, List, Optional, Sequence, Tuple, Union
 from ._compile import Source, is_spirv
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv, _load_mlir_half
-from ._options import (_check_link, _check_options, _check_subgroup_size,
-                       _default)
+from ._options import check_compile_options
 from ._outcome import _module_from_entry, _modules_of
 from ._types import CompileError, CompileWarning, Module
 from ._xpu_codegen import fields as F
@@ -142,13 +141,7 @@ def _check_batch_options(options: dict):
         if key in options:
             raise TypeError(f"compile_many takes no {key}=: each source "
                             "names itself")
-    subgroup_size = options.pop("subgroup_size", None)
-    link = _check_link(options.pop("link", _default("link")))
-    checked = _check_options(**options)
-    if subgroup_size is not None:
-        _check_subgroup_size(subgroup_size, checked["arch"])
-    checked["link"] = link
-    return checked, subgroup_size
+    return check_compile_options(options, "compile_many")
 
 
 def _origins(items: Sequence[_BatchItem]) -> List[int]:

@@ -13,7 +13,7 @@ import warnings
 from . import _api, _cli_diff
 from ._tables import table as _table
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
-from ._options import _default, _values
+from ._options import COMPILE_OPTIONS, OPTIONS, compile_default, keyword
 
 _SAFE_NAME = re.compile(r"[^A-Za-z0-9_.+-]")
 
@@ -236,25 +236,7 @@ def _read_inputs(inputs):
 
 def _compile_options(args):
     """compile_many's options from the command line."""
-    options = dict(arch=args.arch, grf_mode=args.grf_mode,
-                   backend=args.backend, spill_threshold=args.spill_threshold,
-                   cache_dir=args.cache_dir, cache_url=args.cache_url,
-                   cache_password_file=args.cache_password_file,
-                   cache_tls_ca=args.cache_tls_ca,
-                   cache_tls_cert=args.cache_tls_cert,
-                   cache_tls_key=args.cache_tls_key,
-                   cache_sign_key=args.cache_sign_key,
-                   cache_trust=args.cache_trust,
-                   compiler_root=args.compiler_root, jobs=args.jobs,
-                   auto_strategy=args.auto_strategy, flags=args.flags,
-                   timeout_ms=args.timeout_ms,
-                   memory_limit_mb=args.memory_limit_mb,
-                   validate=args.validate_spirv,
-                   max_workgroup_size=args.max_workgroup_size,
-                   n_regs_default=args.n_regs_default, link=args.link)
-    if args.subgroup_size is not None:
-        options["subgroup_size"] = args.subgroup_size
-    return options
+    return {keyword(name): getattr(args, name) for name in COMPILE_OPTIONS}
 
 
 def _compile_inputs(readable, options, batch):
@@ -363,33 +345,66 @@ def _inspect(args):
     return status
 
 
-def _non_negative(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {value}")
-    return value
-
-
 def _path(text):
     if not text:
         raise argparse.ArgumentTypeError("needs a path, got an empty one")
     return text
 
 
-def _option(command, name, flag=None, **kwargs):
-    """``command``'s flag for compile option ``name``, with the default
-    (shown in the help) and the accepted values the native option list
-    gives it."""
-    default = _default(name)
-    if _values(name):
-        kwargs["choices"] = _values(name)
-    kwargs["help"] += f" (default: {default})"
-    command.add_argument(flag or "--" + name.replace("_", "-"),
-                         dest=name if flag else None, default=default,
-                         **kwargs)
+#: The metavariable of compile's flags that take a value other than one of
+#: the list's choices.
+_METAVARS = {"arch": "ARCH", "spill_threshold": "BYTES", "cache_dir": "DIR",
+             "cache_url": "URL", "compiler_root": "DIR", "jobs": "N",
+             "flags": "FLAGS", "timeout_ms": "MS", "memory_limit_mb": "MB",
+             "subgroup_size": "N", "max_workgroup_size": "N",
+             "cache_trust": "FILE[,FILE]", "cache_password_file": "FILE",
+             "cache_tls_ca": "FILE", "cache_tls_cert": "FILE",
+             "cache_tls_key": "FILE", "cache_sign_key": "FILE"}
+
+
+def _bounded(name):
+    """The argparse type of integer option ``name``: an int within the
+    list's bounds."""
+    option = OPTIONS[name]
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not an integer: {text!r}")
+        if not option["minimum"] <= value <= option["maximum"]:
+            raise argparse.ArgumentTypeError(
+                f"must be between {option['minimum']} and "
+                f"{option['maximum']}, got {value}")
+        return value
+    return parse
+
+
+def _option(command, name, flag=None, **overrides):
+    """``command``'s flag for compile option ``name`` as the native option
+    list declares it: its help, default (shown in the help), accepted
+    values or bounds; ``flag`` when it is not ``--<option>``. A flag option
+    on by default is turned off by ``--no-<option>``."""
+    option = OPTIONS[name]
+    default = compile_default(name)
+    flag = flag or "--" + option["option"]
+    kwargs = dict(help=option["description"], dest=name, default=default)
+    if option["kind"] == "flag":
+        if default:
+            flag = "--no-" + option["option"]
+        kwargs["action"] = "store_false" if default else "store_true"
+    else:
+        kwargs["metavar"] = _METAVARS.get(name)
+        if option["values"]:
+            kwargs["choices"] = option["values"]
+        if option["kind"] == "integer":
+            kwargs["type"] = int if option["values"] else _bounded(name)
+        elif option["role"] == "location":
+            kwargs["type"] = _path
+        if default not in (None, ""):
+            kwargs["help"] += f" (default: {default})"
+    kwargs.update(overrides)
+    command.add_argument(flag, **kwargs)
 
 
 def _parser():
@@ -401,7 +416,7 @@ def _parser():
     commands = parser.add_subparsers(dest="command", required=True)
 
     _add_compile_command(commands)
-    _cli_diff.add_diff_command(commands, _option, _non_negative, _path)
+    _cli_diff.add_diff_command(commands, _option, _path)
 
     inspect = commands.add_parser(
         "inspect", help="print the kernels of zebin files",
@@ -447,74 +462,10 @@ def _add_compile_command(commands):
 
 
 def _add_compiler_options(compile_):
-    """``compile``'s options that are compile()'s."""
-    _option(compile_, "arch", help="Intel GPU device")
-    _option(compile_, "grf_mode", help="register file mode")
-    _option(compile_, "backend", help="native compiler")
-    _option(compile_, "auto_strategy", help="how auto is resolved")
-    _option(compile_, "spill_threshold", type=_non_negative, metavar="BYTES",
-            help="auto: build large when small spills more")
-    compile_.add_argument("--cache-dir", metavar="DIR",
-                          help="persistent cache ('none' disables)")
-    compile_.add_argument("--cache-url", metavar="URL",
-                          help="shared cache tier behind the local one, "
-                               "redis://[user@]host:port[/db] or rediss:// "
-                               "for TLS ('none' disables; default: "
-                               "$XPU_CODEGEN_CACHE_URL); pass the password "
-                               "with --cache-password-file")
-    _add_cache_security_options(compile_)
-    compile_.add_argument("--compiler-root", metavar="DIR",
-                          help="the compiler: an ocloc installation "
-                               "directory, e.g. IGC 2.x unpacked by "
-                               "tools/install-compiler (default: "
-                               "$XPU_CODEGEN_COMPILER_ROOT, else the "
-                               "system's)")
-    compile_.add_argument("--jobs", type=_non_negative,
-                          default=_default("jobs"), metavar="N",
-                          help="parallel compiler workers (default: "
-                               "hardware threads)")
-    _option(compile_, "flags", metavar="FLAGS",
-            help="extra IGC build options")
-    _option(compile_, "timeout_ms", type=_non_negative, metavar="MS",
-            help="wall-clock limit per compile (0: none)")
-    _option(compile_, "memory_limit_mb", type=_non_negative, metavar="MB",
-            help="address space per compiler worker (0: none)")
-    _option(compile_, "validate_spirv", flag="--validate",
-            help="what a SPIRV-Tools rejection is")
-    compile_.add_argument("--subgroup-size", type=_non_negative,
-                          metavar="N",
-                          help="MLIR input: the sub-group size kernels "
-                               "require (default: the device's)")
-    compile_.add_argument("--max-workgroup-size", type=_non_negative,
-                          default=_default("max_workgroup_size"), metavar="N",
-                          help="work-items per work-group of kernels that "
-                               "declare none (default: unknown)")
-    _option(compile_, "n_regs_default", type=int,
-            help="n_regs when the flags do not pin the GRF mode")
-    compile_.add_argument("--no-link", dest="link", action="store_false",
-                          help="MLIR input: one binary per gpu.module "
-                               "instead of linking modules that build alike "
-                               "into one IGC call (docs/Linking.md)")
-
-
-def _add_cache_security_options(compile_):
-    """The shared tier's credentials, TLS files and keys (docs/Caching.md,
-    "Team cache"); each defaults to its $XPU_CODEGEN_CACHE_* variable."""
-    for name, metavar, text in (
-            ("cache_password_file", "FILE",
-             "the shared tier's password (first line; chmod 600)"),
-            ("cache_tls_ca", "FILE", "rediss://: CA certificates to verify "
-             "the server with (default: the system's)"),
-            ("cache_tls_cert", "FILE", "rediss://: client certificate"),
-            ("cache_tls_key", "FILE", "rediss://: its private key"),
-            ("cache_sign_key", "FILE",
-             "writers: Ed25519 private key signing shared entries"),
-            ("cache_trust", "FILE[,FILE]", "readers: Ed25519 public keys; "
-             "only entries they signed are used")):
-        variable = "$XPU_CODEGEN_" + name.upper()
-        compile_.add_argument("--" + name.replace("_", "-"), metavar=metavar,
-                              type=_path,
-                              help=f"{text} (default: {variable})")
+    """``compile``'s options that are compile()'s: every one the option list
+    has for it (COMPILE_OPTIONS), as the list declares it."""
+    for name in COMPILE_OPTIONS:
+        _option(compile_, name, flag="--" + keyword(name).replace("_", "-"))
 
 
 def main(argv=None):

@@ -6,7 +6,6 @@ import sys
 import warnings
 
 from . import _api, _diff, _history
-from ._options import _default
 from ._output import write_output
 from ._tables import table as _table
 
@@ -112,7 +111,7 @@ def _run_diff(args):
     return 0
 
 
-def add_diff_command(commands, option, non_negative, path):
+def add_diff_command(commands, option, path):
     """The ``diff`` command."""
     diff = commands.add_parser(
         "diff", help="compare two compilers' decisions kernel by kernel",
@@ -133,16 +132,9 @@ def add_diff_command(commands, option, non_negative, path):
                            "for the system's)")
     diff.add_argument("--arch", action="append", metavar="ARCH",
                       help="device (repeatable; default: pvc)")
-    option(diff, "grf_mode", help="register file mode")
-    option(diff, "backend", help="native compiler")
-    option(diff, "auto_strategy", help="how auto is resolved")
-    option(diff, "spill_threshold", type=non_negative, metavar="BYTES",
-            help="auto: build large when small spills more")
-    option(diff, "flags", metavar="FLAGS", help="extra IGC build options")
-    diff.add_argument("--cache-dir", metavar="DIR",
-                      help="persistent cache ('none' disables)")
-    diff.add_argument("--jobs", type=non_negative, default=_default("jobs"),
-                      metavar="N", help="parallel compiler workers")
+    for name in ("grf_mode", "backend", "auto_strategy", "spill_threshold",
+                 "flags", "cache_dir", "jobs"):
+        option(diff, name)
     diff.add_argument("--json", metavar="FILE", type=path,
                       help="write every kernel's row (changed or not) as "
                            "a JSON list")

@@ -2,13 +2,12 @@
 
 import os
 import warnings
-from typing import Optional, Sequence, Union
+import inspect
+from typing import Union
 
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv
-from ._options import (DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_MS,
-                       _check_link, _check_options, _check_subgroup_size,
-                       _default)
+from ._options import COMPILE_KEYWORDS, check_compile_options
 from ._outcome import _modules_of
 from ._types import CompileError, CompileWarning
 
@@ -24,30 +23,8 @@ def is_spirv(data: bytes) -> bool:
     return data[:4] in _SPIRV_MAGIC
 
 
-def compile(source: Source, *, arch: str = _default("arch"),
-            grf_mode: str = _default("grf_mode"),
-            backend: str = _default("backend"),
-            spill_threshold: int = _default("spill_threshold"),
-            cache_dir: Optional[Union[str, os.PathLike]] = None,
-            jobs: int = _default("jobs"),
-            auto_strategy: str = _default("auto_strategy"),
-            name: str = "module", filename: str = "<source>",
-            flags: str = _default("flags"),
-            timeout_ms: int = DEFAULT_TIMEOUT_MS,
-            memory_limit_mb: int = DEFAULT_MEMORY_LIMIT_MB,
-            validate: str = _default("validate_spirv"),
-            subgroup_size: Optional[int] = None,
-            max_workgroup_size: int = _default("max_workgroup_size"),
-            n_regs_default: int = _default("n_regs_default"),
-            cache_url: Optional[str] = None,
-            compiler_root: Optional[Union[str, os.PathLike]] = None,
-            link: bool = _default("link"),
-            cache_password_file: Optional[Path] = None,
-            cache_tls_ca: Optional[Path] = None,
-            cache_tls_cert: Optional[Path] = None,
-            cache_tls_key: Optional[Path] = None,
-            cache_sign_key: Optional[Path] = None,
-            cache_trust: Optional[Union[Path, Sequence[Path]]] = None):
+def compile(source: Source, *, name: str = "module",
+            filename: str = "<source>", **options):
     """Compiles MLIR text or SPIR-V to native code; returns a list of Module.
 
     ``source`` is either MLIR text (``str``: the whole
@@ -100,18 +77,10 @@ def compile(source: Source, *, arch: str = _default("arch"),
     ``TypeError`` for bad option values. Warnings of a successful compile
     are issued as :class:`CompileWarning`.
     """
-    options = _check_options(arch, grf_mode, backend, spill_threshold,
-                             cache_dir, jobs, auto_strategy, flags,
-                             timeout_ms, memory_limit_mb, validate,
-                             max_workgroup_size, n_regs_default, cache_url,
-                             compiler_root, cache_password_file,
-                             cache_tls_ca, cache_tls_cert, cache_tls_key,
-                             cache_sign_key, cache_trust)
-    options["link"] = _check_link(link)
+    options, subgroup_size = check_compile_options(options)
     if isinstance(source, str):
         if not isinstance(filename, str):
             raise TypeError("filename must be a str")
-        _check_subgroup_size(subgroup_size, options["arch"])
         if subgroup_size is not None:
             options["subgroup_size"] = subgroup_size
         text = source.encode("utf-8", errors="surrogateescape")
@@ -139,6 +108,20 @@ def _finish(outcome: dict):
     if warning:
         warnings.warn(warning, CompileWarning, stacklevel=3)
     return modules
+
+
+# compile()'s keyword arguments are the option list's (COMPILE_OPTIONS),
+# with the list's defaults: help() and inspect show them.
+compile.__signature__ = inspect.Signature(
+    [inspect.Parameter("source", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                       annotation=Source),
+     inspect.Parameter("name", inspect.Parameter.KEYWORD_ONLY,
+                       default="module", annotation=str),
+     inspect.Parameter("filename", inspect.Parameter.KEYWORD_ONLY,
+                       default="<source>", annotation=str)]
+    + [inspect.Parameter(keyword, inspect.Parameter.KEYWORD_ONLY,
+                         default=default)
+       for keyword, default in COMPILE_KEYWORDS.items()])
 
 
 def compile_file(path: Union[str, os.PathLike], **options):

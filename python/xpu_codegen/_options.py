@@ -42,10 +42,6 @@ BACKENDS = _values("backend")
 #: Accepted ``auto_strategy`` values.
 AUTO_STRATEGIES = _values("auto_strategy")
 
-_MAX_JOBS = 1024
-_MAX_INT64 = 2**63 - 1
-# Beyond these the host's limits would overflow: about 35 years, 1 EiB.
-_MAX_LIMIT = 2**40
 
 
 def _check_choice(name: str, value, choices: Sequence[str]) -> str:
@@ -55,12 +51,16 @@ def _check_choice(name: str, value, choices: Sequence[str]) -> str:
     return value
 
 
-def _check_int(name: str, value, maximum: int) -> int:
+def _check_int(name: str, value) -> int:
+    """``value`` of integer option ``name`` within the list's bounds (its
+    type's range narrowed by its check: e.g. at most 2**40 ms for
+    ``timeout_ms``, where the host's limits would overflow)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-    if not 0 <= value <= maximum:
+    minimum, maximum = OPTIONS[name]["minimum"], OPTIONS[name]["maximum"]
+    if not minimum <= value <= maximum:
         raise ValueError(
-            f"{name} must be between 0 and {maximum}, got {value}")
+            f"{name} must be between {minimum} and {maximum}, got {value}")
     return value
 
 
@@ -73,66 +73,120 @@ def _check_listed(name: str, value):
     return value
 
 
-def _check_options(arch=_default("arch"), grf_mode=_default("grf_mode"),
-                   backend=_default("backend"),
-                   spill_threshold=_default("spill_threshold"),
-                   cache_dir=None, jobs=_default("jobs"),
-                   auto_strategy=_default("auto_strategy"),
-                   flags=_default("flags"), timeout_ms=DEFAULT_TIMEOUT_MS,
-                   memory_limit_mb=DEFAULT_MEMORY_LIMIT_MB,
-                   validate=_default("validate_spirv"),
-                   max_workgroup_size=_default("max_workgroup_size"),
-                   n_regs_default=_default("n_regs_default"),
-                   cache_url=None, compiler_root=None,
-                   cache_password_file=None, cache_tls_ca=None,
-                   cache_tls_cert=None, cache_tls_key=None,
-                   cache_sign_key=None, cache_trust=None) -> dict:
-    """The keyword arguments of the native compile functions."""
-    arch = _resolve_arch(arch)
-    compiler_root = _check_compiler_root(compiler_root)
-    cache_url = _check_cache_url(cache_url)
+#: The list's options :func:`compile`, :func:`compile_many` and the CLI's
+#: ``compile`` take, by the list's Python name. The rest of the list is
+#: xpu-opt's: lowering, linking and prediction knobs, and the report path
+#: (Python returns the report). Everything else about them (default,
+#: bounds, values, help) is the list's.
+COMPILE_OPTIONS = (
+    "arch", "grf_mode", "backend", "spill_threshold", "cache_dir", "jobs",
+    "auto_strategy", "flags", "timeout_ms", "memory_limit_mb",
+    "validate_spirv", "subgroup_size", "max_workgroup_size",
+    "n_regs_default", "cache_url", "compiler_root", "link",
+    "cache_password_file", "cache_tls_ca", "cache_tls_cert", "cache_tls_key",
+    "cache_sign_key", "cache_trust")
+#: Where compile() spells an option otherwise than the list.
+_KEYWORDS = {"validate_spirv": "validate"}
+
+
+def keyword(name: str) -> str:
+    """compile()'s keyword for option ``name`` of the list."""
+    return _KEYWORDS.get(name, name)
+
+
+def compile_default(name: str):
+    """compile()'s default for option ``name``: the list's, but None where
+    the list's empty place or -1 means "the environment's or the device's"
+    (a location's "", an unset sub-group size)."""
+    option = OPTIONS[name]
+    if option["role"] == "location" or option["default"] == -1:
+        return None
+    return option["default"]
+
+
+#: compile()'s keyword arguments and their defaults, in the list's order.
+COMPILE_KEYWORDS = {keyword(name): compile_default(name)
+                    for name in OPTIONS if name in COMPILE_OPTIONS}
+
+
+def check_compile_options(options: dict, caller: str = "compile"):
+    """The native keyword arguments for compile()'s ``options`` (defaults
+    filled in, every value checked), and the ``subgroup_size`` (None: the
+    device's)."""
+    unknown = sorted(set(options) - set(COMPILE_KEYWORDS))
+    if unknown:
+        raise TypeError(f"{caller}() got an unexpected keyword argument "
+                        f"{unknown[0]!r}")
+    given = {**COMPILE_KEYWORDS, **options}
+    subgroup_size = given.pop("subgroup_size")
+    link = _check_link(given.pop("link"))
+    checked = _check_options(given)
+    if subgroup_size is not None:
+        _check_subgroup_size(subgroup_size, checked["arch"])
+    checked["link"] = link
+    return checked, subgroup_size
+
+
+def _check_options(given: dict) -> dict:
+    """The keyword arguments of the native compile functions: the checks
+    each option's kind and the list's bounds and values need, and those only
+    Python can get wrong (a device's own register counts, paths)."""
+    arch = _resolve_arch(given.pop("arch"))
     security = _check_cache_security(
-        cache_password_file=cache_password_file, cache_tls_ca=cache_tls_ca,
-        cache_tls_cert=cache_tls_cert, cache_tls_key=cache_tls_key,
-        cache_sign_key=cache_sign_key, cache_trust=cache_trust)
-    problem = _xpu_codegen.check_shared_cache(cache_url=cache_url, **security)
+        **{name: given.pop(name) for name in _SECURITY_OPTIONS})
+    checked = dict(arch=arch,
+                   compiler_root=_check_compiler_root(
+                       given.pop("compiler_root")),
+                   cache_url=_check_cache_url(given.pop("cache_url")),
+                   cache_dir=_check_cache_dir(given.pop("cache_dir")),
+                   **security)
+    problem = _xpu_codegen.check_shared_cache(cache_url=checked["cache_url"],
+                                              **security)
     if problem is not None:
         raise ValueError(problem)
-    cache_dir = _check_cache_dir(cache_dir)
-    if not isinstance(flags, str):
-        raise TypeError(f"flags must be a str, got {type(flags).__name__}")
-    for value, name in ((arch, "arch"), (cache_dir, "cache_dir"),
-                        (flags, "flags")):
-        if "\0" in value:
+    checked["grf_mode"] = _check_grf_mode(given.pop("grf_mode"), arch)
+    for name, value in given.items():
+        checked[_native_name(name)] = _check_by_kind(_native_name(name),
+                                                     value)
+    for name in ("arch", "cache_dir", "flags"):
+        if "\0" in checked[name]:
             raise ValueError(f"{name} must not contain NUL characters")
-    grf_mode = _check_grf_mode(grf_mode, arch)
-    if isinstance(n_regs_default, bool) or not isinstance(n_regs_default,
-                                                          int):
-        raise ValueError(f"n_regs_default must be 0 or 128, got "
-                         f"{n_regs_default!r}")
-    _check_listed("n_regs_default", n_regs_default)
-    return dict(
-        arch=arch,
-        grf_mode=grf_mode,
-        backend=_check_choice("backend", backend, BACKENDS),
-        spill_threshold=_check_int("spill_threshold", spill_threshold,
-                                   _MAX_INT64),
-        auto_strategy=_check_choice("auto_strategy", auto_strategy,
-                                    AUTO_STRATEGIES),
-        cache_dir=cache_dir,
-        cache_url=cache_url,
-        jobs=_check_int("jobs", jobs, _MAX_JOBS),
-        flags=flags,
-        timeout_ms=_check_int("timeout_ms", timeout_ms, _MAX_LIMIT),
-        memory_limit_mb=_check_int("memory_limit_mb", memory_limit_mb,
-                                   _MAX_LIMIT),
-        validate_spirv=_check_choice("validate", validate, VALIDATE),
-        max_workgroup_size=_check_int("max_workgroup_size",
-                                      max_workgroup_size, _MAX_LIMIT),
-        n_regs_default=n_regs_default,
-        compiler_root=compiler_root,
-        **security,
-    )
+    return checked
+
+
+_SECURITY_OPTIONS = ("cache_password_file", "cache_tls_ca", "cache_tls_cert",
+                     "cache_tls_key", "cache_sign_key", "cache_trust")
+
+
+def _native_name(keyword_name: str) -> str:
+    """The list's name of compile()'s keyword ``keyword_name``."""
+    return next((name for name, spelled in _KEYWORDS.items()
+                 if spelled == keyword_name), keyword_name)
+
+
+def _check_by_kind(name: str, value):
+    """``value`` of option ``name`` by its kind: an int within the list's
+    bounds, a bool, one of the list's values, a str; then the list's own
+    check (e.g. ``n_regs_default``'s 0 or 128)."""
+    option = OPTIONS[name]
+    spelled = keyword(name)
+    if option["kind"] == "integer":
+        if option["values"]:
+            if isinstance(value, bool) or not isinstance(value, int) \
+                    or value not in option["values"]:
+                valid = " or ".join(map(str, option["values"]))
+                raise ValueError(f"{spelled} must be {valid}, got {value!r}")
+        else:
+            _check_int(name, value)
+    elif option["kind"] == "flag":
+        if not isinstance(value, bool):
+            raise TypeError(f"{spelled} must be a bool")
+    elif option["kind"] == "choice":
+        _check_choice(spelled, value, tuple(option["values"]))
+    elif not isinstance(value, str):
+        raise TypeError(f"{spelled} must be a str, got "
+                        f"{type(value).__name__}")
+    return _check_listed(name, value)
 
 
 def _check_cache_url(cache_url) -> str:

@@ -160,3 +160,30 @@ TEST(CompileSessionTest, CollectsEachModulesResultInTheOrderRecorded) {
 }
 
 } // namespace
+
+TEST(CompileSessionTest, EveryLocationOptionTellsSessionsApart) {
+  // Each row of CodegenOptions.def with role Location that the driver holds
+  // is in the key: sessions differing in any of them are not shared.
+  NativeCodegenOptions base = getOptions("/a", "/c");
+  std::string key = CompileSession::getSessionKey(base);
+  auto differs = [&](auto change) {
+    NativeCodegenOptions changed = base;
+    change(changed);
+    return CompileSession::getSessionKey(changed) != key;
+  };
+  EXPECT_TRUE(differs([](auto &o) { o.compilerRoot = "/b"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheDir = "/d"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheUrl = "redis://h:1"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cachePasswordFile = "p"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheTlsCa = "ca"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheTlsCert = "cert"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheTlsKey = "key"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheSignKey = "sign"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheTrust = "trust"; }));
+  EXPECT_TRUE(differs([](auto &o) { o.cacheMaxSize = 1; }));
+  EXPECT_TRUE(differs([](auto &o) { o.backend = BackendKind::Ocloc; }));
+  // What a pool's user decides is not: its jobs and limits (getPool).
+  EXPECT_FALSE(differs([](auto &o) { o.jobs = 3; }));
+  EXPECT_FALSE(differs([](auto &o) { o.limits.timeoutMs = 5; }));
+  EXPECT_FALSE(differs([](auto &o) { o.spillThreshold = 7; }));
+}

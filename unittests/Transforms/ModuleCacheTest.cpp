@@ -22,7 +22,10 @@ static ModuleCacheRecord makeRecord() {
   ModuleCacheRecord record;
   ModuleCacheRecord::Binary first;
   first.bytecode = std::string("ML\xefR", 4) + "bytecode";
-  first.objects = {std::string("\x7f" "ELF\0\x01", 6), ""};
+  first.objects = {std::string("\x7f"
+                               "ELF\0\x01",
+                               6),
+                   ""};
   first.report = R"([{"module":"m","cache":"miss"}])";
   first.diagnostics = {{DiagnosticSeverity::Warning, "spills", "m", "k"},
                        {DiagnosticSeverity::Remark, "kept small", "m", ""}};

@@ -89,6 +89,25 @@ mlir::xpu::getCodegenOptionChoices<SPIRVValidation>() {
   return kChoices;
 }
 
+CodegenOptionBounds
+mlir::xpu::narrowCodegenOptionBounds(CodegenOptionCheck check,
+                                     CodegenOptionBounds bounds) {
+  switch (check) {
+  case CodegenOptionCheck::NonNegativeBytes:
+    return {0, bounds.maximum};
+  case CodegenOptionCheck::ZeroOr128:
+    return {0, 128};
+  case CodegenOptionCheck::TimeLimit:
+    return {0, kMaxTimeoutMs};
+  case CodegenOptionCheck::MemoryLimit:
+    return {0, kMaxMemoryMiB};
+  case CodegenOptionCheck::JobCount:
+    return {0, kMaxJobs};
+  default:
+    return bounds;
+  }
+}
+
 static const CodegenOptionInfo kOptions[] = {
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
   {NAME,                                                                       \
@@ -97,7 +116,9 @@ static const CodegenOptionInfo kOptions[] = {
    CodegenOptionRole::ROLE,                                                    \
    CodegenOptionCheck::CHECK,                                                  \
    DESC,                                                                       \
-   getCodegenOptionChoices<TYPE>()},
+   getCodegenOptionChoices<TYPE>(),                                            \
+   getCodegenOptionBounds<TYPE>(CodegenOptionCheck::CHECK).minimum,            \
+   getCodegenOptionBounds<TYPE>(CodegenOptionCheck::CHECK).maximum},
 #include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
 };
 

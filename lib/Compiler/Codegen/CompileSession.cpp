@@ -24,16 +24,26 @@ CompileSession::create(const NativeCodegenOptions &options) {
   return std::shared_ptr<CompileSession>(new CompileSession(options));
 }
 
+/// Prints to `os` each option of `options` whose row in CodegenOptions.def
+/// says where inputs and results are (role Location): the compiler, the
+/// cache and its shared tier, whatever rows are added later.
+template <typename Options>
+static void printLocationOptions(llvm::raw_ostream &os,
+                                 const Options &options) {
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  if constexpr (CodegenOptionRole::ROLE == CodegenOptionRole::Location &&      \
+                detail::HoldsOption_##FIELD<Options>::value)                   \
+    os << '\0' << options.FIELD;
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
+}
+
 std::string CompileSession::getSessionKey(const NativeCodegenOptions &options) {
   // What the constructor, openCacheOnce and lookupCachedCompilerIdentity
   // read; a pool's jobs and limits are its user's (getPool).
   std::string key;
   llvm::raw_string_ostream os(key);
-  os << stringifyBackendKind(options.backend) << '\0' << options.compilerRoot
-     << '\0' << options.cacheDir << '\0' << options.cacheUrl;
-#define XPU_PRINT_SECURITY_OPTION(FIELD) os << '\0' << options.FIELD;
-  XPU_CACHE_SECURITY_OPTIONS(XPU_PRINT_SECURITY_OPTION)
-#undef XPU_PRINT_SECURITY_OPTION
+  os << stringifyBackendKind(options.backend);
+  printLocationOptions(os, options);
   return key;
 }
 

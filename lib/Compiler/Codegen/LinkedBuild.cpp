@@ -106,14 +106,10 @@ ModuleCompileResult NativeCodegenDriver::Batch::compileLinked(
   return result;
 }
 
-/// One part's decision (see compileLinked). Its own SPIR-V is emitted only
-/// when a build of the part alone is needed.
-LinkedPartResult NativeCodegenDriver::Batch::compilePart(
-    size_t index, size_t partIndex, const PreparedModule &module, AutoPlan plan,
-    llvm::StringRef planNote, BuildGRF linkedMode,
-    const std::optional<BuildAttempt> &linked) {
-  const ModuleCompileRequest &request = requests[index];
-  const LinkedPart &part = request.parts[partIndex];
+/// The request of `part` of a linked module's `request`, as a module alone
+/// would make it (its SPIR-V is emitted only when needed).
+static ModuleCompileRequest getPartRequest(const ModuleCompileRequest &request,
+                                           const LinkedPart &part) {
   ModuleCompileRequest partRequest;
   partRequest.name = part.name;
   partRequest.arch = request.arch;
@@ -122,6 +118,18 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
   partRequest.pressure = part.pressure;
   partRequest.extraFlags = request.extraFlags;
   partRequest.maxWorkGroupSize = request.maxWorkGroupSize;
+  return partRequest;
+}
+
+/// One part's decision (see compileLinked). Its own SPIR-V is emitted only
+/// when a build of the part alone is needed.
+LinkedPartResult NativeCodegenDriver::Batch::compilePart(
+    size_t index, size_t partIndex, const PreparedModule &module, AutoPlan plan,
+    llvm::StringRef planNote, BuildGRF linkedMode,
+    const std::optional<BuildAttempt> &linked) {
+  const ModuleCompileRequest &request = requests[index];
+  const LinkedPart &part = request.parts[partIndex];
+  ModuleCompileRequest partRequest = getPartRequest(request, part);
 
   // The part as the linked build sees it: its kernels only.
   PreparedModule partModule = module;

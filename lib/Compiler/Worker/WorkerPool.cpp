@@ -453,18 +453,6 @@ private:
 
 WorkerPool::~WorkerPool() = default;
 
-Error checkWorkerLimits(const WorkerLimits &limits) {
-  if (limits.memoryMiB > kMaxMemoryMiB)
-    return makeError(formatv("memory limit of {0} MiB is out of range (at "
-                             "most {1}; 0: none)",
-                             limits.memoryMiB, kMaxMemoryMiB));
-  if (limits.timeoutMs > kMaxTimeoutMs)
-    return makeError(formatv("time limit of {0} ms is out of range (at most "
-                             "{1}; 0: none)",
-                             limits.timeoutMs, kMaxTimeoutMs));
-  return Error::success();
-}
-
 Expected<std::unique_ptr<WorkerPool>> WorkerPool::create(
     unsigned maxWorkers, WorkerLimits limits, std::string workerPath,
     std::optional<uint64_t> idleMs, uint64_t startupMs, WorkerProgram program,
@@ -527,16 +515,6 @@ struct SharedPools {
            std::unique_ptr<WorkerPoolImpl>>
       pools;
 };
-
-/// The start-up limit of the shared pools: $XPU_CODEGEN_WORKER_STARTUP_MS
-/// (0: none), else kDefaultStartupMs.
-uint64_t getSharedStartupMs() {
-  uint64_t value;
-  if (const char *env = std::getenv("XPU_CODEGEN_WORKER_STARTUP_MS");
-      env && !StringRef(env).getAsInteger(10, value) && value <= kMaxTimeoutMs)
-    return value;
-  return kDefaultStartupMs;
-}
 
 SharedPools *sharedPools = nullptr;
 std::once_flag sharedPoolsOnce;

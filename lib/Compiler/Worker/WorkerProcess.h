@@ -55,6 +55,10 @@ inline llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
+/// The start-up limit of the shared pools: $XPU_CODEGEN_WORKER_STARTUP_MS
+/// (0: none), else kDefaultStartupMs (WorkerLimits.cpp).
+uint64_t getSharedStartupMs();
+
 inline std::optional<Clock::time_point> deadlineAfter(uint64_t ms) {
   if (ms == 0)
     return std::nullopt;

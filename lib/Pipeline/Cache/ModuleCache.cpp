@@ -102,13 +102,47 @@ static LogicalResult restoreObjectBytes(gpu::BinaryOp binary,
     auto stub = dyn_cast<gpu::ObjectAttr>(attr);
     if (!stub || !stub.getObject().empty())
       return failure();
-    objects.push_back(gpu::ObjectAttr::get(
-        context, stub.getTarget(), stub.getFormat(),
-        StringAttr::get(context, object), stub.getProperties(),
-        stub.getKernels()));
+    objects.push_back(
+        gpu::ObjectAttr::get(context, stub.getTarget(), stub.getFormat(),
+                             StringAttr::get(context, object),
+                             stub.getProperties(), stub.getKernels()));
   }
   binary.setObjectsAttr(ArrayAttr::get(context, objects));
   return success();
+}
+
+/// The binaries of `record`, read into `holder`: failure (a miss, with
+/// nothing said) for bytecode that does not read back or verify, an op that
+/// is not a native gpu.binary, or objects that do not match their bytes.
+static FailureOr<SmallVector<gpu::BinaryOp>>
+readRecordBinaries(const ModuleCacheRecord &record, ModuleOp holder) {
+  MLIRContext *context = holder.getContext();
+  {
+    // A foreign entry is a miss, not an error of this run.
+    ScopedDiagnosticHandler silence(context,
+                                    [](Diagnostic &) { return success(); });
+    ParserConfig config(context);
+    for (const ModuleCacheRecord::Binary &binary : record.binaries)
+      if (failed(readBytecodeFile(
+              llvm::MemoryBufferRef(binary.bytecode, "module-cache"),
+              holder.getBody(), config)))
+        return failure();
+    if (failed(verify(holder)))
+      return failure();
+  }
+  SmallVector<gpu::BinaryOp> binaries;
+  for (Operation &op : holder.getBody()->getOperations()) {
+    auto binary = dyn_cast<gpu::BinaryOp>(op);
+    if (!binary || !isNative(binary))
+      return failure();
+    binaries.push_back(binary);
+  }
+  if (binaries.empty() || binaries.size() != record.binaries.size())
+    return failure();
+  for (auto [binary, entry] : llvm::zip_equal(binaries, record.binaries))
+    if (failed(restoreObjectBytes(binary, entry.objects)))
+      return failure();
+  return binaries;
 }
 
 static constexpr StringLiteral kHelperAttrs[] = {
@@ -375,32 +409,11 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
                        bool fromShared, double &savedMs) {
     MLIRContext *context = &getContext();
     OwningOpRef<ModuleOp> holder = ModuleOp::create(UnknownLoc::get(context));
-    {
-      // A foreign entry is a miss, not an error of this run.
-      ScopedDiagnosticHandler silence(context,
-                                      [](Diagnostic &) { return success(); });
-      ParserConfig config(context);
-      for (const ModuleCacheRecord::Binary &binary : record.binaries)
-        if (failed(readBytecodeFile(
-                llvm::MemoryBufferRef(binary.bytecode, "module-cache"),
-                holder->getBody(), config)))
-          return failure();
-      if (failed(verify(*holder)))
-        return failure();
-    }
-    SmallVector<gpu::BinaryOp> binaries;
-    for (Operation &op : holder->getBody()->getOperations()) {
-      auto binary = dyn_cast<gpu::BinaryOp>(op);
-      if (!binary || !isNative(binary))
-        return failure();
-      binaries.push_back(binary);
-    }
-    if (binaries.size() != record.binaries.size() ||
-        binaries.front().getName() != module.getName())
+    FailureOr<SmallVector<gpu::BinaryOp>> read =
+        readRecordBinaries(record, *holder);
+    if (failed(read) || read->front().getName() != module.getName())
       return failure();
-    for (auto [binary, entry] : llvm::zip_equal(binaries, record.binaries))
-      if (failed(restoreObjectBytes(binary, entry.objects)))
-        return failure();
+    SmallVector<gpu::BinaryOp> &binaries = *read;
     for (gpu::BinaryOp binary : ArrayRef(binaries).drop_front())
       if (takenNames.contains(binary.getName()))
         return failure();

@@ -176,7 +176,8 @@ mlir::xpu::deserializeModuleCacheRecord(StringRef payload) {
     return malformed("unknown version");
   ModuleCacheRecord record;
   // A binary takes at least 32 bytes (four lengths), an object 8, a
-  // diagnostic 25, a launch 16: counts beyond what is left are refused before reserving.
+  // diagnostic 25, a launch 16: counts beyond what is left are refused before
+  // reserving.
   uint64_t numBinaries = reader.readCount(32);
   if (reader.failed() || numBinaries == 0)
     return malformed("no binary");

@@ -22,6 +22,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -118,7 +119,30 @@ struct CodegenOptionInfo {
   llvm::StringRef description;
   /// A choice option's spellings.
   llvm::ArrayRef<CodegenOptionChoice> choices;
+  /// An integer option's least and greatest value: its type's range,
+  /// narrowed by its check (getCodegenOptionBounds).
+  int64_t minimum = 0;
+  uint64_t maximum = 0;
 };
+
+/// The least and greatest value of an option of integer type `T` whose
+/// check is `check`: what every front end accepts (a value between them may
+/// still fail the check, e.g. ZeroOr128's).
+struct CodegenOptionBounds {
+  int64_t minimum;
+  uint64_t maximum;
+};
+CodegenOptionBounds narrowCodegenOptionBounds(CodegenOptionCheck check,
+                                              CodegenOptionBounds bounds);
+template <typename T>
+CodegenOptionBounds getCodegenOptionBounds(CodegenOptionCheck check) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return narrowCodegenOptionBounds(check,
+                                     {int64_t(std::numeric_limits<T>::min()),
+                                      uint64_t(std::numeric_limits<T>::max())});
+  else
+    return {0, 0};
+}
 
 /// Every option, in the order of CodegenOptions.def.
 llvm::ArrayRef<CodegenOptionInfo> getCodegenOptionInfos();

@@ -15,6 +15,8 @@
 #ifndef XPUCODEGEN_COMPILER_CODEGEN_NATIVECODEGENDRIVER_H
 #define XPUCODEGEN_COMPILER_CODEGEN_NATIVECODEGENDRIVER_H
 
+#include "XPUCodegen/Compiler/Codegen/CodegenOptionDefaults.h"
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.h"
 #include "XPUCodegen/Compiler/Native/GRFBuild.h"
 #include "XPUCodegen/Compiler/Native/LaunchLimits.h"
 #include "XPUCodegen/Compiler/SPIRV/SPIRVModuleInfo.h"
@@ -47,12 +49,14 @@ llvm::Expected<uint64_t> parseCacheMaxSize(llvm::StringRef text);
 uint64_t getDefaultCacheMaxSize();
 
 struct NativeCodegenOptions {
-  BackendKind backend = BackendKind::Auto;
+  BackendKind backend = listed<BackendKind>(codegen_option_default::backend);
   /// `auto` builds large too only when small spills more than this (bytes).
-  int64_t spillThreshold = 0;
-  AutoStrategy autoStrategy = AutoStrategy::Measure;
+  int64_t spillThreshold =
+      listed<int64_t>(codegen_option_default::spillThreshold);
+  AutoStrategy autoStrategy =
+      listed<AutoStrategy>(codegen_option_default::autoStrategy);
   /// Worker processes (0: number of hardware threads).
-  unsigned jobs = 0;
+  unsigned jobs = listed<unsigned>(codegen_option_default::jobs);
   /// Persistent cache directory; empty: default location, "none": disabled.
   std::string cacheDir;
   /// Shared tier behind the directory, `redis[s]://[user[:password]@]
@@ -78,24 +82,35 @@ struct NativeCodegenOptions {
   /// What a SPIRV-Tools rejection of the input is: a warning recorded in
   /// the result (the module still compiles in the isolated worker), the
   /// module's error, or not checked at all.
-  SPIRVValidation validation = SPIRVValidation::Warn;
+  SPIRVValidation validation =
+      listed<SPIRVValidation>(codegen_option_default::validateSPIRV);
   /// When a predicted-large build spills, also build small and keep the
   /// lesser (some kernels spill more in large mode). Off saves that build.
-  bool verifyPredictedLarge = false;
+  bool verifyPredictedLarge =
+      listed<bool>(codegen_option_default::verifyPredictedLarge);
   /// Debugging: build every build a second time and warn, naming the
   /// module and the sections, when the compiler answers differently (the
   /// first result is kept; a cache hit is compared with a fresh build).
-  bool verifyDeterminism = false;
+  bool verifyDeterminism =
+      listed<bool>(codegen_option_default::verifyDeterminism);
   /// Work-items per work-group of kernels whose SPIR-V declares none
   /// (`LocalSize`): what the caller will launch them with, e.g. Triton's
   /// num_warps x threads_per_warp. 0: unknown (only declared sizes count).
-  uint64_t maxWorkGroupSize = 0;
+  uint64_t maxWorkGroupSize =
+      listed<uint64_t>(codegen_option_default::maxWorkGroupSize);
   /// A kernel whose declared work-group fits no GRF mode fails its module
   /// (else: a warning, and it constrains nothing; LaunchLimits.h).
-  bool strictLaunch = false;
+  bool strictLaunch = listed<bool>(codegen_option_default::strictLaunch);
   /// n_regs of builds whose flags do not pin the mode (default, IGC's auto
   /// flag): 0 (DESIGN.md) or 128 (Triton's current convention).
-  int64_t nRegsDefault = 0;
+  int64_t nRegsDefault = listed<int64_t>(codegen_option_default::nRegsDefault);
+
+private:
+  /// A default of CodegenOptions.def: each is written once, in the list.
+  template <typename T> static T listed(std::string_view text) {
+    return getCodegenOptionDefault<T>(
+        llvm::StringRef(text.data(), text.size()));
+  }
 };
 
 /// A static register-pressure estimate of a module (its highest-pressure
