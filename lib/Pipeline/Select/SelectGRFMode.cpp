@@ -11,6 +11,7 @@
 #include "XPUCodegen/Pipeline/ModuleFailures.h"
 #include "XPUCodegen/Pipeline/PassWork.h"
 #include "XPUCodegen/Pipeline/Passes.h"
+#include "XPUCodegen/Pipeline/Select/LaunchChecks.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -23,59 +24,6 @@ namespace mlir::xpu {
 
 using namespace mlir;
 using namespace mlir::xpu;
-
-/// Kernels before and after lowering: gpu.func kernels, or functions that
-/// still carry the gpu.kernel marker.
-static bool isKernel(Operation *op) { return isGPUKernel(op); }
-
-/// The work-group `kernel` declares: its `known_block_size` (0 when it has
-/// none) at its required sub-group size.
-static KernelWorkGroup getKernelWorkGroup(Operation *kernel) {
-  KernelWorkGroup workGroup;
-  workGroup.name = SymbolTable::getSymbolName(kernel).str();
-  auto func = dyn_cast<gpu::GPUFuncOp>(kernel);
-  if (std::optional<ArrayRef<int32_t>> blockSize =
-          func ? func.getKnownBlockSize() : std::nullopt) {
-    workGroup.size = 1;
-    for (int32_t extent : *blockSize)
-      workGroup.size *= static_cast<uint64_t>(std::max<int32_t>(extent, 1));
-  }
-  if (auto simd = kernel->getAttrOfType<IntegerAttr>(kReqdSubgroupSizeAttrName))
-    workGroup.requiredSimd = simd.getInt();
-  return workGroup;
-}
-
-/// Why forced `mode` (large or xlarge) on `device` cannot run `kernel`'s
-/// work-group (its `known_block_size` at its required sub-group size, else
-/// the widest the device has); std::nullopt when it may, or when without
-/// `strictLaunch` no mode can (xpu-native-codegen warns about that).
-/// xpu-native-codegen checks the binary too; this catches what the IR
-/// already shows, at the kernel.
-static std::optional<WorkGroupLimit>
-checkForcedWorkGroup(Operation *kernel, const DeviceInfo &device, BuildGRF mode,
-                     bool strictLaunch) {
-  KernelWorkGroup workGroup = getKernelWorkGroup(kernel);
-  if (!workGroup.size)
-    return std::nullopt;
-  LaunchLimits limits;
-  limits.device = &device;
-  limits.kernels.push_back(std::move(workGroup));
-  if (!strictLaunch)
-    exemptUnlaunchable(limits);
-  return limits.checkBeforeBuild(mode);
-}
-
-/// Why a kernel of `module` cannot launch in any GRF mode of `device`;
-/// std::nullopt when every kernel may.
-static std::optional<UnlaunchableKernel>
-checkAnyModeWorkGroups(gpu::GPUModuleOp module, const DeviceInfo &device) {
-  LaunchLimits limits;
-  limits.device = &device;
-  for (Operation &op : module.getBody()->getOperations())
-    if (isKernel(&op))
-      limits.kernels.push_back(getKernelWorkGroup(&op));
-  return checkAnyMode(limits);
-}
 
 /// The SIMD width a kernel will be compiled for, once sub-group sizes are
 /// applied; std::nullopt when IGC picks.
@@ -236,7 +184,7 @@ struct SelectGRFModePass
     PressureAttr pressure;
     AnalysisManager moduleAnalyses = getAnalysisManager().nest(module);
     for (Operation &op : module.getBody()->getOperations()) {
-      if (!isKernel(&op))
+      if (!isGPUKernel(&op))
         continue;
       GRFBudget budget = getGRFBudget(*device, getRequiredSubgroupSize(&op));
       int64_t bytes = moduleAnalyses.nest(&op)
@@ -317,7 +265,7 @@ struct SelectGRFModePass
     ModeGroups groups;
     bool failed = false;
     for (Operation &op : module.getBody()->getOperations()) {
-      if (!isKernel(&op))
+      if (!isGPUKernel(&op))
         continue;
       std::optional<GRFMode> mode = getExplicitMode(&op);
       Operation *requester = mode ? &op : module.getOperation();
@@ -401,7 +349,7 @@ struct SelectGRFModePass
                                            group->second.end());
       for (Operation &op :
            llvm::make_early_inc_range(part.getBody()->getOperations()))
-        if (isKernel(&op) && !keep.contains(SymbolTable::getSymbolName(&op)))
+        if (isGPUKernel(&op) && !keep.contains(SymbolTable::getSymbolName(&op)))
           op.erase();
       for (StringAttr kernel : group->second) {
         lookupSymbolCounted(module, kernel)->erase();
