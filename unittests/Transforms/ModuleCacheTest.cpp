@@ -13,6 +13,12 @@
 
 #include "XPUCodegen/Pipeline/Cache/ModuleCache.h"
 
+#include "XPUCodegen/Dialect/XPU/IR/XPUDialect.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -104,4 +110,56 @@ TEST(ModuleCacheRecord, UnknownSeverityIsAnError) {
       deserializeModuleCacheRecord(payload);
   EXPECT_FALSE(bool(read));
   llvm::consumeError(read.takeError());
+}
+
+namespace {
+/// A gpu.binary with two native objects, parsed.
+struct TwoObjectBinary {
+  MLIRContext context;
+  OwningOpRef<ModuleOp> module;
+  gpu::BinaryOp binary;
+
+  TwoObjectBinary() {
+    context.loadDialect<gpu::GPUDialect, XPUDialect>();
+    module = parseSourceString<ModuleOp>(
+        R"mlir(gpu.binary @b [
+          #gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, bin = "\7FELF\00one">,
+          #gpu.object<#xpu.target<arch = "pvc", grf_mode = small>, bin = "two">])mlir",
+        &context);
+    EXPECT_TRUE(module);
+    binary = *module->getOps<gpu::BinaryOp>().begin();
+  }
+  std::string getBytes(unsigned index) {
+    return cast<gpu::ObjectAttr>(binary.getObjects()[index]).getObject().str();
+  }
+};
+} // namespace
+
+TEST(ModuleCacheObjects, BytesLeaveTheBytecodeAndComeBack) {
+  TwoObjectBinary b;
+  Attribute before = b.binary.getObjectsAttr();
+  std::vector<std::string> bytes = takeModuleCacheObjects(b.binary);
+  ASSERT_EQ(bytes.size(), 2u);
+  EXPECT_EQ(bytes[0], std::string("\x7f"
+                                  "ELF\0one",
+                                  8));
+  EXPECT_EQ(bytes[1], "two");
+  EXPECT_EQ(b.getBytes(0), "");
+  EXPECT_EQ(b.getBytes(1), "");
+  ASSERT_TRUE(succeeded(restoreModuleCacheObjects(b.binary, bytes)));
+  // The same attribute as before: target, format and properties kept.
+  EXPECT_EQ(b.binary.getObjectsAttr(), before);
+}
+
+TEST(ModuleCacheObjects, RecordsThatDoNotFitAreRefused) {
+  TwoObjectBinary b;
+  std::vector<std::string> bytes = takeModuleCacheObjects(b.binary);
+  // One object's bytes missing, or one too many: a miss.
+  EXPECT_TRUE(failed(restoreModuleCacheObjects(b.binary, {bytes[0]})));
+  EXPECT_TRUE(failed(restoreModuleCacheObjects(
+      b.binary, {bytes[0], bytes[1], std::string("three")})));
+  // Objects that kept bytes in the bytecode (an entry written otherwise).
+  TwoObjectBinary full;
+  EXPECT_TRUE(failed(restoreModuleCacheObjects(full.binary, bytes)));
+  EXPECT_EQ(full.getBytes(1), "two");
 }

@@ -72,45 +72,6 @@ static SmallVector<TargetAttr> getObjectTargets(gpu::BinaryOp binary) {
   return targets;
 }
 
-/// Empties the bytes of `binary`'s objects and returns them, in order (a
-/// record keeps them raw beside the bytecode).
-static std::vector<std::string> takeObjectBytes(gpu::BinaryOp binary) {
-  MLIRContext *context = binary.getContext();
-  std::vector<std::string> bytes;
-  SmallVector<Attribute> stubs;
-  for (Attribute attr : binary.getObjects()) {
-    auto object = cast<gpu::ObjectAttr>(attr);
-    bytes.push_back(object.getObject().str());
-    stubs.push_back(gpu::ObjectAttr::get(
-        context, object.getTarget(), object.getFormat(),
-        StringAttr::get(context), object.getProperties(), object.getKernels()));
-  }
-  binary.setObjectsAttr(ArrayAttr::get(context, stubs));
-  return bytes;
-}
-
-/// Gives the objects of `binary` their bytes back; failure when the record
-/// does not have one per object, or an object that already has bytes.
-static LogicalResult restoreObjectBytes(gpu::BinaryOp binary,
-                                        ArrayRef<std::string> bytes) {
-  MLIRContext *context = binary.getContext();
-  ArrayRef<Attribute> stubs = binary.getObjects().getValue();
-  if (stubs.size() != bytes.size())
-    return failure();
-  SmallVector<Attribute> objects;
-  for (auto [attr, object] : llvm::zip_equal(stubs, bytes)) {
-    auto stub = dyn_cast<gpu::ObjectAttr>(attr);
-    if (!stub || !stub.getObject().empty())
-      return failure();
-    objects.push_back(
-        gpu::ObjectAttr::get(context, stub.getTarget(), stub.getFormat(),
-                             StringAttr::get(context, object),
-                             stub.getProperties(), stub.getKernels()));
-  }
-  binary.setObjectsAttr(ArrayAttr::get(context, objects));
-  return success();
-}
-
 /// The binaries of `record`, read into `holder`: failure (a miss, with
 /// nothing said) for bytecode that does not read back or verify, an op that
 /// is not a native gpu.binary, or objects that do not match their bytes.
@@ -140,7 +101,7 @@ readRecordBinaries(const ModuleCacheRecord &record, ModuleOp holder) {
   if (binaries.empty() || binaries.size() != record.binaries.size())
     return failure();
   for (auto [binary, entry] : llvm::zip_equal(binaries, record.binaries))
-    if (failed(restoreObjectBytes(binary, entry.objects)))
+    if (failed(restoreModuleCacheObjects(binary, entry.objects)))
       return failure();
   return binaries;
 }
@@ -170,7 +131,7 @@ getRecord(gpu::BinaryOp binary, ArrayRef<gpu::BinaryOp> splits,
     (*copy)->setLoc(UnknownLoc::get(op->getContext()));
     for (StringRef name : kHelperAttrs)
       (*copy)->removeAttr(name);
-    entry.objects = takeObjectBytes(*copy);
+    entry.objects = takeModuleCacheObjects(*copy);
     llvm::raw_string_ostream os(entry.bytecode);
     if (failed(writeBytecodeToFile(*copy, os)))
       return std::nullopt;

@@ -132,6 +132,47 @@ mlir::xpu::getModuleCacheKey(CompileSession &session, StringRef digest,
 }
 
 //===----------------------------------------------------------------------===//
+// Objects
+//===----------------------------------------------------------------------===//
+
+std::vector<std::string>
+mlir::xpu::takeModuleCacheObjects(gpu::BinaryOp binary) {
+  MLIRContext *context = binary.getContext();
+  std::vector<std::string> bytes;
+  SmallVector<Attribute> stubs;
+  for (Attribute attr : binary.getObjects()) {
+    auto object = cast<gpu::ObjectAttr>(attr);
+    bytes.push_back(object.getObject().str());
+    stubs.push_back(gpu::ObjectAttr::get(
+        context, object.getTarget(), object.getFormat(),
+        StringAttr::get(context), object.getProperties(), object.getKernels()));
+  }
+  binary.setObjectsAttr(ArrayAttr::get(context, stubs));
+  return bytes;
+}
+
+LogicalResult
+mlir::xpu::restoreModuleCacheObjects(gpu::BinaryOp binary,
+                                     ArrayRef<std::string> bytes) {
+  MLIRContext *context = binary.getContext();
+  ArrayRef<Attribute> stubs = binary.getObjects().getValue();
+  if (stubs.size() != bytes.size())
+    return failure();
+  SmallVector<Attribute> objects;
+  for (auto [attr, object] : llvm::zip_equal(stubs, bytes)) {
+    auto stub = dyn_cast<gpu::ObjectAttr>(attr);
+    if (!stub || !stub.getObject().empty())
+      return failure();
+    objects.push_back(
+        gpu::ObjectAttr::get(context, stub.getTarget(), stub.getFormat(),
+                             StringAttr::get(context, object),
+                             stub.getProperties(), stub.getKernels()));
+  }
+  binary.setObjectsAttr(ArrayAttr::get(context, objects));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Payloads
 //===----------------------------------------------------------------------===//
 

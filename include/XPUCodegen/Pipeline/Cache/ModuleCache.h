@@ -92,6 +92,16 @@ struct ModuleCacheRecord {
   std::vector<std::pair<std::string, std::string>> launches;
 };
 
+/// Empties the bytes of `binary`'s objects and returns them, in order: a
+/// record keeps them raw beside the bytecode.
+std::vector<std::string> takeModuleCacheObjects(gpu::BinaryOp binary);
+
+/// Gives the objects of `binary` (read from a record's bytecode) their
+/// bytes back; failure when the record does not have one per object, or an
+/// object already has bytes.
+LogicalResult restoreModuleCacheObjects(gpu::BinaryOp binary,
+                                        llvm::ArrayRef<std::string> bytes);
+
 std::string serializeModuleCacheRecord(const ModuleCacheRecord &record);
 llvm::Expected<ModuleCacheRecord>
 deserializeModuleCacheRecord(StringRef payload);
