@@ -121,6 +121,9 @@ def test_subgroup_size_for_mlir(no_cache):
     assert [k.simd for k in default.kernels] == [16]
     assert [k.simd for k in simd32.kernels] == [32]
     assert simd32.report_entry["subgroup_size"] == 32
+    # The option list's -1 is the device's default, as None is.
+    [listed] = xpu_codegen.compile(text, subgroup_size=-1, **no_cache)
+    assert [k.simd for k in listed.kernels] == [16]
 
 
 def test_subgroup_size_is_for_mlir_only():

@@ -119,6 +119,9 @@ def check_compile_options(options: dict, caller: str = "compile"):
                         f"{unknown[0]!r}")
     given = {**COMPILE_KEYWORDS, **options}
     subgroup_size = given.pop("subgroup_size")
+    if subgroup_size == OPTIONS["subgroup_size"]["default"] and \
+            not isinstance(subgroup_size, bool):
+        subgroup_size = None  # The list's -1: the device's, as None is.
     link = _check_link(given.pop("link"))
     checked = _check_options(given)
     if subgroup_size is not None:
