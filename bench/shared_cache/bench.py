@@ -127,6 +127,30 @@ def team_cache(build, input, out, machine, workers, results, repeats):
             cpu)
 
 
+def concurrent_pairs(build, input, out, machine, workers):
+    """Two machines compiling at once against one server, with and without
+    build locks: one result each (their sums)."""
+    results = []
+    for lock_ms, label in ((60000, "locks"), (0, "no locks")):
+        with RedisServer(os.path.join(out, f"redis-{lock_ms}")) as server:
+            env = {"XPU_CODEGEN_CACHE_LOCK_MS": lock_ms}
+            start = time.time()
+            runs = [run(build, input, out, f"pair-{lock_ms}-{m}", machine(
+                f"{m}{lock_ms}"), server.url, workers, env) for m in "CD"]
+            done = [finish() for _, finish in runs]
+            wall = time.time() - start
+            both = dict(name=f"pair-{lock_ms}", wall_s=round(wall, 2),
+                        builds=sum(d["builds"] for d in done),
+                        compiled=sum(d["compiled"] for d in done),
+                        igc_s=round(sum(d["igc_s"] for d in done), 2),
+                        workers=sum(d["workers"] for d in done),
+                        warnings=sum((d["warnings"] for d in done), []),
+                        output=done[0]["output"]
+                        if done[0]["output"] == done[1]["output"] else b"")
+            results.append((f"2 machines at once, {label} (sum)", both))
+    return results
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("build")
@@ -169,23 +193,7 @@ def main():
         used = next(l.split(":")[1] for l in memory.splitlines()
                     if l.startswith("used_memory_human:"))
         keys = len(server.keys())
-    for lock_ms, label in ((60000, "locks"), (0, "no locks")):
-        with RedisServer(os.path.join(out, f"redis-{lock_ms}")) as server:
-            env = {"XPU_CODEGEN_CACHE_LOCK_MS": lock_ms}
-            start = time.time()
-            runs = [run(build, input, out, f"pair-{lock_ms}-{m}", machine(
-                f"{m}{lock_ms}"), server.url, workers, env) for m in "CD"]
-            done = [finish() for _, finish in runs]
-            wall = time.time() - start
-            both = dict(name=f"pair-{lock_ms}", wall_s=round(wall, 2),
-                        builds=sum(d["builds"] for d in done),
-                        compiled=sum(d["compiled"] for d in done),
-                        igc_s=round(sum(d["igc_s"] for d in done), 2),
-                        workers=sum(d["workers"] for d in done),
-                        warnings=sum((d["warnings"] for d in done), []),
-                        output=done[0]["output"]
-                        if done[0]["output"] == done[1]["output"] else b"")
-            results.append((f"2 machines at once, {label} (sum)", both))
+    results += concurrent_pairs(build, input, out, machine, workers)
 
     ratio, cpu = team_cache(build, input, out, machine, workers, results,
                             1 if args.quick else 15)
