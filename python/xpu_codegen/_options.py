@@ -43,7 +43,6 @@ BACKENDS = _values("backend")
 AUTO_STRATEGIES = _values("auto_strategy")
 
 
-
 def _check_choice(name: str, value, choices: Sequence[str]) -> str:
     if not isinstance(value, str) or value not in choices:
         valid = ", ".join(repr(c) for c in choices)
