@@ -105,7 +105,7 @@ class Project:
             by_module[m["module"]] = sum(1 for a in mine
                                          if counts_as_build(a))
         return {
-            "wall_s": wall, "command": " ".join(cmd),
+            "wall_s": wall, "cpu_s": r.cpu_s, "command": " ".join(cmd),
             "modules": len(modules),
             "kernels": sum(len([k for k in m["kernels"]
                                 if k["name"] not in IGC_KERNELS])

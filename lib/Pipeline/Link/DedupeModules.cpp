@@ -20,6 +20,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/SHA256.h"
@@ -97,17 +98,24 @@ struct DedupeModulesPass
   using Base::Base;
 
   void runOnOperation() override {
-    // Digest -> the modules with it, in input order: one hash per module,
-    // no pairwise comparison.
-    llvm::StringMap<unsigned> groupIndex;
-    SmallVector<SmallVector<gpu::GPUModuleOp>> groups;
+    SmallVector<gpu::GPUModuleOp> modules;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
       countVisitedOps();
       if (getXPUTargets(module).empty() || getModuleFailure(module))
         continue;
       // Its kernels' locations outlive it if it is folded (KernelOrigins.h).
       recordKernelOrigins(module);
-      std::string digest = getCanonicalDigest(module);
+      modules.push_back(module);
+    }
+    // Each digest reads only its module and builds on a copy: in parallel.
+    SmallVector<std::string> digests(modules.size());
+    parallelFor(&getContext(), 0, modules.size(),
+                [&](size_t i) { digests[i] = getCanonicalDigest(modules[i]); });
+    // Digest -> the modules with it, in input order: one hash per module,
+    // no pairwise comparison.
+    llvm::StringMap<unsigned> groupIndex;
+    SmallVector<SmallVector<gpu::GPUModuleOp>> groups;
+    for (auto [module, digest] : llvm::zip_equal(modules, digests)) {
       if (digest.empty())
         continue;
       auto [it, inserted] = groupIndex.try_emplace(digest, groups.size());

@@ -30,6 +30,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -118,13 +119,20 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
     // them, located, when it is lowered alone in the pipeline.
     ScopedDiagnosticHandler quiet(&getContext(),
                                   [](Diagnostic &) { return success(); });
-    SmallVector<gpu::GPUModuleOp> candidates;
-    SmallVector<StringRef> levels;
+    SmallVector<gpu::GPUModuleOp> linkable;
     for (auto module : getOperation().getOps<gpu::GPUModuleOp>()) {
       countVisitedOps();
-      if (!isLinkable(module) ||
-          getKernelNames(module).size() >= linkMaxKernels ||
-          isLikelyToSpill(module))
+      if (isLinkable(module) && getKernelNames(module).size() < linkMaxKernels)
+        linkable.push_back(module);
+    }
+    // The pressure estimates read only their own module: in parallel.
+    SmallVector<char> spills(linkable.size());
+    parallelFor(&getContext(), 0, linkable.size(),
+                [&](size_t i) { spills[i] = isLikelyToSpill(linkable[i]); });
+    SmallVector<gpu::GPUModuleOp> candidates;
+    SmallVector<StringRef> levels;
+    for (auto [module, likelyToSpill] : llvm::zip_equal(linkable, spills)) {
+      if (likelyToSpill)
         continue;
       FailureOr<StringRef> level = getDeviceXeGPULevel(module, xegpuOpLevel);
       if (failed(level))

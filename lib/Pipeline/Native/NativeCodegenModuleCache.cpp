@@ -77,9 +77,12 @@ void NativeCodegenRun::replayModuleCacheHit(
   }
   for (const CachedDiagnostic &d : diagnostics)
     diagnose(binary, d.severity, d.message, d.module, d.kernel);
-  for (llvm::json::Value &entry : *entries)
-    reportSlots.push_back(
-        {readCachedReport(std::move(entry)), 0, 0, "", binary});
+  for (llvm::json::Value &entry : *entries) {
+    ReportSlot &slot = reportSlots.emplace_back();
+    slot.ready = readCachedReport(std::move(entry));
+    slot.op = binary;
+    slot.fromModuleCache = true;
+  }
 }
 
 void NativeCodegenRun::storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
@@ -88,6 +91,9 @@ void NativeCodegenRun::storeInModuleCache(ArrayRef<ReportSlot> reportSlots,
   llvm::MapVector<Operation *, BinaryOutcome> outcomes;
   if (cache) {
     for (auto [slot, entry] : llvm::zip_equal(reportSlots, entries)) {
+      // Already stored; copying its entries would cost a warm run most.
+      if (slot.fromModuleCache)
+        continue;
       BinaryOutcome &outcome = outcomes[slot.op];
       const llvm::json::Object *object = entry.getAsObject();
       outcome.failed |= !object || object->get(fields::kError);

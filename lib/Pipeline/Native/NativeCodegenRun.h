@@ -63,6 +63,8 @@ struct ReportSlot {
   /// The duplicate's kernels named differently from the kept module's:
   /// (kept module's name, the duplicate's own).
   std::vector<std::pair<std::string, std::string>> duplicateKernels;
+  /// Replayed from the module cache (xpu-module-cache): nothing to store.
+  bool fromModuleCache = false;
 };
 
 /// Where to report a problem of `op`: its line without a column. A binary
