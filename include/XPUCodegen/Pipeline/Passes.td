@@ -133,7 +133,8 @@ def XPUDedupeModules : Pass<"xpu-dedupe-modules", "::mlir::ModuleOp"> {
     `"linked_name"`, its name in the binary, where that differs). Targets,
     GRF modes and every other attribute take part in the comparison; modules
     marked `xpu.error` are left alone. Linear in modules and launches: one
-    digest per module, one walk over the launches.
+    digest per module (on the context's threads: each reads only its
+    module and prints a copy), one walk over the launches.
   }];
   let dependentDialects = ["::mlir::xpu::XPUDialect",
                            "::mlir::gpu::GPUDialect"];
@@ -165,7 +166,9 @@ def XPUModuleCache : Pass<"xpu-module-cache", "::mlir::ModuleOp"> {
     of it is lowered, emitted or compiled: a fully warm run starts no
     process. Lookups only read the IR and run in parallel on the context's
     threads (one module's round trip to the shared tier overlaps another's
-    digest and signature check); modules are replaced in IR order. When
+    digest and signature check), and so does the check of each entry's
+    report against what `#xpu.module_cache_hit` accepts (an entry that
+    fails it is a miss); modules are replaced in IR order. When
     the pass manager starts, the pass opens the cache and connects to the
     shared tier on a thread of its own, so that the passes ahead of it
     overlap the key loading and the TLS handshake.

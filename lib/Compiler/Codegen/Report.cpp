@@ -15,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <type_traits>
 
 using namespace mlir::xpu;
 
@@ -214,6 +215,9 @@ static void renameKernels(llvm::json::Object &entry,
   }
 }
 
+// Vectors of reports grow by moving only when the move cannot throw.
+static_assert(std::is_nothrow_move_constructible_v<ModuleReport>);
+
 llvm::json::Value mlir::xpu::getReportEntry(const ModuleReport &report) {
   if (report.cached)
     return *report.cached;
@@ -245,15 +249,20 @@ ModuleReport mlir::xpu::readCachedReport(llvm::json::Value entry) {
     read(fields::kLinkedInto, report.linkedInto);
     read(fields::kSplitInto, report.splitInto);
   }
-  report.cached = std::move(entry);
+  report.cached = std::make_shared<const llvm::json::Value>(std::move(entry));
   return report;
 }
 
 llvm::Error mlir::xpu::writeReport(llvm::StringRef path,
                                    std::vector<llvm::json::Value> modules) {
+  // Moved in: json::Array's constructor from a vector copies each entry.
+  llvm::json::Array entries;
+  entries.reserve(modules.size());
+  for (llvm::json::Value &module : modules)
+    entries.push_back(std::move(module));
   llvm::json::Value report = llvm::json::Object{
       {fields::kVersion, 1},
-      {fields::kModules, llvm::json::Array(std::move(modules))},
+      {fields::kModules, std::move(entries)},
   };
   // Atomic and through symlinks; never replaces a device (OutputFile.h).
   std::string text;

@@ -296,11 +296,9 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
       lookups[i] = lookUp(modules[i], *cache);
     });
     for (auto [module, lookup] : llvm::zip_equal(modules, lookups)) {
-      double savedMs = 0;
-      if (lookup.record && succeeded(replay(module, *lookup.record,
-                                            lookup.fromShared, savedMs))) {
+      if (lookup.record && succeeded(replay(module, lookup))) {
         if (lookup.fromShared)
-          cache->creditSharedHit(savedMs);
+          cache->creditSharedHit(lookup.savedMs);
         ++numHits;
         continue;
       }
@@ -342,6 +340,11 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     std::string digest;
     std::optional<ModuleCacheRecord> record;
     bool fromShared = false;
+    /// Per binary of the record, the report its #xpu.module_cache_hit
+    /// holds (prepareHitReports).
+    SmallVector<std::string> hitReports;
+    /// What the record's builds took when they ran.
+    double savedMs = 0;
   };
 
   ModuleLookup lookUp(gpu::GPUModuleOp module, CompileCache &cache) {
@@ -355,19 +358,51 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
       return lookup;
     llvm::Expected<ModuleCacheRecord> record =
         deserializeModuleCacheRecord(*payload);
-    if (record)
-      lookup.record = std::move(*record);
-    else
+    if (!record) {
       llvm::consumeError(record.takeError());
+      return lookup;
+    }
+    if (succeeded(prepareHitReports(*record, lookup)))
+      lookup.record = std::move(*record);
     return lookup;
+  }
+
+  /// Holds each binary's report of `record` to what #xpu.module_cache_hit's
+  /// verifier accepts (anything else is a miss) and marks which tier it
+  /// came from. Part of the lookup, so it runs in parallel.
+  static LogicalResult prepareHitReports(const ModuleCacheRecord &record,
+                                         ModuleLookup &lookup) {
+    for (const ModuleCacheRecord::Binary &entry : record.binaries) {
+      llvm::Expected<llvm::json::Value> report = parseBoundedJSON(entry.report);
+      if (!report) {
+        llvm::consumeError(report.takeError());
+        return failure();
+      }
+      if (llvm::Error error = checkCachedReport(*report)) {
+        llvm::consumeError(std::move(error));
+        return failure();
+      }
+      if (llvm::any_of(entry.diagnostics, [](const CachedDiagnostic &d) {
+            return d.severity == DiagnosticSeverity::Error;
+          }))
+        return failure();
+      lookup.savedMs += getCompileMs(*report);
+      // Which tier the hit came from (xpu-native-codegen marks the rest).
+      for (llvm::json::Value &reportEntry : *report->getAsArray())
+        if (llvm::json::Object *object = reportEntry.getAsObject())
+          (*object)[fields::kCacheTier] =
+              lookup.fromShared ? "shared" : "local";
+      lookup.hitReports.push_back(llvm::formatv("{0}", *report).str());
+    }
+    return success();
   }
 
   /// Replaces `module` by the binaries of `record` and redirects its
   /// launches as the cold run did. Anything that does not fit (an entry
   /// that does not read back, names taken in this file) is a miss, with
   /// the IR untouched.
-  LogicalResult replay(gpu::GPUModuleOp module, const ModuleCacheRecord &record,
-                       bool fromShared, double &savedMs) {
+  LogicalResult replay(gpu::GPUModuleOp module, const ModuleLookup &lookup) {
+    const ModuleCacheRecord &record = *lookup.record;
     MLIRContext *context = &getContext();
     OwningOpRef<ModuleOp> holder = ModuleOp::create(UnknownLoc::get(context));
     FailureOr<SmallVector<gpu::BinaryOp>> read =
@@ -388,33 +423,15 @@ struct ModuleCachePass : public xpu::impl::XPUModuleCacheBase<ModuleCachePass> {
     }
 
     // Everything fits: replace the module.
-    for (auto [binary, entry] : llvm::zip_equal(binaries, record.binaries)) {
-      // What #xpu.module_cache_hit's verifier would refuse is a miss.
-      llvm::Expected<llvm::json::Value> report = parseBoundedJSON(entry.report);
-      if (!report) {
-        llvm::consumeError(report.takeError());
-        return failure();
-      }
-      if (llvm::Error error = checkCachedReport(*report)) {
-        llvm::consumeError(std::move(error));
-        return failure();
-      }
-      if (llvm::any_of(entry.diagnostics, [](const CachedDiagnostic &d) {
-            return d.severity == DiagnosticSeverity::Error;
-          }))
-        return failure();
-      savedMs += getCompileMs(*report);
-      // Which tier the hit came from (xpu-native-codegen marks the rest).
-      for (llvm::json::Value &reportEntry : *report->getAsArray())
-        if (llvm::json::Object *object = reportEntry.getAsObject())
-          (*object)[fields::kCacheTier] = fromShared ? "shared" : "local";
+    for (auto [binary, entry, report] :
+         llvm::zip_equal(binaries, record.binaries, lookup.hitReports)) {
       SmallVector<Attribute> diagnostics;
       for (const CachedDiagnostic &d : entry.diagnostics)
         diagnostics.push_back(ReplayedDiagnosticAttr::get(
             context, d.severity, d.message, d.module, d.kernel));
       binary->setAttr(
           XPUDialect::kModuleCacheHitAttrName,
-          ModuleCacheHitAttr::get(context, llvm::formatv("{0}", *report).str(),
+          ModuleCacheHitAttr::get(context, report,
                                   ArrayAttr::get(context, diagnostics)));
     }
     // The binaries stand for the module now: its kernels' locations go

@@ -69,10 +69,13 @@ LogicalResult NativeCodegenRun::run(StringRef report) {
     source.erase();
   linkSources.clear();
   std::vector<ModuleReport> reports;
+  reports.reserve(reportSlots.size());
   for (ReportSlot &slot : reportSlots)
     reports.push_back(slot.ready ? std::move(*slot.ready)
                                  : getReport(slot, resultReports));
+  // Reserved: json::Value's move may throw, so growing would copy.
   std::vector<llvm::json::Value> entries;
+  entries.reserve(reports.size());
   for (const ModuleReport &moduleReport : reports)
     entries.push_back(getReportEntry(moduleReport));
   storeInModuleCache(reportSlots, entries);

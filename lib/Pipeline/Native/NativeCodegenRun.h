@@ -36,6 +36,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mlir::xpu::detail {
@@ -66,6 +67,8 @@ struct ReportSlot {
   /// Replayed from the module cache (xpu-module-cache): nothing to store.
   bool fromModuleCache = false;
 };
+// Thousands of slots grow one vector: by moves only.
+static_assert(std::is_nothrow_move_constructible_v<ReportSlot>);
 
 /// Where to report a problem of `op`: its line without a column. A binary
 /// printed by MLIR holds its whole payload on that line (megabytes), which

@@ -62,8 +62,9 @@ struct ModuleReport {
   /// Why the module failed.
   std::optional<ModuleError> error;
   /// A module the module cache replayed: the entry the run that stored it
-  /// printed (the fields above are read back from it).
-  std::optional<llvm::json::Value> cached;
+  /// printed (the fields above are read back from it). Held by pointer:
+  /// json::Value's move may throw, so vectors of reports would copy it.
+  std::shared_ptr<const llvm::json::Value> cached;
   /// The module xpu-dedupe-modules folded this one into.
   std::string deduplicatedFrom;
   /// The linked module holding this one, and the binary of its own it was
