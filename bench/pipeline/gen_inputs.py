@@ -14,10 +14,13 @@ and upstream's gpu-lower-to-xevm-pipeline take:
   (from fitting small GRF to spilling in both modes).
 
 And an IREE-like renamed set: copies of some of those kernels that differ
-only in symbol names (module, kernel, host function).
+only in symbol names (module, kernel, host function); and a distinct set:
+that many pointwise modules, no two alike (each offsets its index by its
+own number), for programs where nothing folds.
 
 Usage: gen_inputs.py mix [--pointwise 48 --reductions 8 --heavy 8]
        gen_inputs.py renamed --modules 1000 --unique 50
+       gen_inputs.py distinct --modules 1000
 Prints the MLIR; `--list` prints one line per module instead.
 """
 import argparse
@@ -259,9 +262,33 @@ def renamed_modules(specs, modules, unique, seed=1):
     return out
 
 
+def distinct_modules(specs, modules):
+    """`modules` pointwise modules that all differ: the mix's pointwise
+    kernels in turn, the i-th reading its inputs i elements further on,
+    so that no two are equal up to names (nothing folds) and each compiles
+    as fast as its pointwise kernel."""
+    pointwise = [s for s in specs if s[0] == "pointwise"]
+    if not pointwise:
+        sys.exit("gen_inputs.py: distinct needs pointwise kernels")
+    out = []
+    for i in range(modules):
+        kind, desc, build = pointwise[i % len(pointwise)]
+        lines, types = build(f"k{i}")
+        # After `%gid = gpu.global_id x`: this module's own offset.
+        at = next(j for j, line in enumerate(lines) if "gpu.global_id" in line)
+        lines[at] = lines[at].replace("%gid =", "%gid0 =")
+        lines[at + 1:at + 1] = [
+            f"      %off = arith.constant {i} : index",
+            "      %gid = arith.addi %gid0, %off : index"]
+        out.append((f"m{i}", kind, f"{kind}_{desc}+{i}",
+                    module_text(f"m{i}", f"k{i}", f"launch_m{i}", lines,
+                                types)))
+    return out
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("set", choices=["mix", "renamed"])
+    parser.add_argument("set", choices=["mix", "renamed", "distinct"])
     parser.add_argument("--pointwise", type=int, default=48)
     parser.add_argument("--reductions", type=int, default=8)
     parser.add_argument("--heavy", type=int, default=8)
@@ -270,8 +297,12 @@ def main():
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args()
     specs = mix(args.pointwise, args.reductions, args.heavy)
-    mods = (mix_modules(specs) if args.set == "mix" else
-            renamed_modules(specs, args.modules, args.unique))
+    if args.set == "mix":
+        mods = mix_modules(specs)
+    elif args.set == "renamed":
+        mods = renamed_modules(specs, args.modules, args.unique)
+    else:
+        mods = distinct_modules(specs, args.modules)
     if args.list:
         for name, kind, original, _ in mods:
             print(name, kind, original)

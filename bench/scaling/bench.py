@@ -2,8 +2,9 @@
 """Scaling of the project's passes with program size (issue 36).
 
 For each size N, an IREE-like program (bench/pipeline/gen_inputs.py renamed:
-N modules, each launched from a host function, 50 unique kernels renamed)
-runs through xpu-codegen-pipeline (arch=pvc) warm: a first run fills a
+N modules, each launched from a host function, 50 unique kernels renamed;
+or, with --set distinct, N pointwise modules no two alike, so that nothing
+folds and every module is linked and looked up) runs through xpu-codegen-pipeline (arch=pvc) warm: a first run fills a
 private module cache, so what is timed is the project's own work (attach,
 select, dedupe, link, cache look-ups, native codegen's bookkeeping, the
 report), not IGC. Per pass, `--mlir-timing` gives its wall time; the
@@ -67,6 +68,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("build")
     parser.add_argument("--sizes", default="1000,2000,4000,8000")
+    parser.add_argument("--set", choices=["renamed", "distinct"],
+                        default="renamed",
+                        help="renamed: copies of --unique kernels that "
+                        "fold; distinct: no two modules alike")
     parser.add_argument("--unique", type=int, default=50)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--verify-each-up-to", type=int, default=8000,
@@ -80,9 +85,9 @@ def main():
     pipeline = f"--xpu-codegen-pipeline=arch=pvc cache-dir={cache}"
     rows = {}
     for n in sizes:
-        path = os.path.join(work, f"renamed{n}.mlir")
+        path = os.path.join(work, f"{args.set}{n}.mlir")
         with open(path, "w") as out:
-            subprocess.run([sys.executable, GEN, "renamed", "--modules",
+            subprocess.run([sys.executable, GEN, args.set, "--modules",
                             str(n), "--unique", str(args.unique)],
                            stdout=out, check=True)
         out = os.path.join(work, "out.mlir")
@@ -96,8 +101,10 @@ def main():
         rows[n] = {"parse": parse[0], "warm": warm[0], "rss": warm[1],
                    "verified": verified[0], "passes": pass_times(warm[2])}
 
-    print(f"xpu-codegen-pipeline warm, {args.unique} unique kernels renamed "
-          f"(median of {args.repeat}); seconds, ms per 1000 modules")
+    what = (f"{args.unique} unique kernels renamed" if args.set == "renamed"
+            else "every module distinct")
+    print(f"xpu-codegen-pipeline warm, {what} (median of {args.repeat}); "
+          "seconds, ms per 1000 modules")
     print(f"{'modules':>8} {'parse+print':>11} {'warm':>7} {'warm/parse':>10} "
           f"{'limit':>5} {'verify-each':>11} {'peak MiB':>8}")
     for n, row in rows.items():
