@@ -32,6 +32,7 @@
 #include "mlir/Tools/ParseUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
@@ -193,6 +194,22 @@ static llvm::cl::opt<bool> countPassWork(
                    "that check its work grows linearly"),
     llvm::cl::init(false));
 
+/// The IR xpu-opt prints has been verified by then: by the parser, and by
+/// the pass manager after each pass (-verify-each). The printer would
+/// verify it once more, and upstream's check of `gpu.container_module`
+/// scans the program for each launch: quadratic in modules. So it prints
+/// without that check, unless the command line sets
+/// --mlir-print-assume-verified itself or turned either verification off.
+static void skipVerifiedOutputCheck(const MlirOptMainConfig &config) {
+  if (!config.shouldVerifyOnParsing() || !config.shouldVerifyPasses())
+    return;
+  llvm::StringRef name = "mlir-print-assume-verified";
+  llvm::cl::Option *flag = llvm::cl::getRegisteredOptions().lookup(name);
+  if (!flag || flag->getNumOccurrences())
+    return;
+  (void)flag->addOccurrence(0, name, "true");
+}
+
 int main(int argc, char **argv) {
   registerAllPasses();
   xpu::registerAllXPUPasses();
@@ -206,6 +223,7 @@ int main(int argc, char **argv) {
   auto [inputFilename, outputFilename] =
       registerAndParseCLIOptions(argc, argv, kToolName, registry);
   MlirOptMainConfig config = MlirOptMainConfig::createFromCLOptions();
+  skipVerifiedOutputCheck(config);
   if (countPassWork) {
     // Wraps the pipeline from the command line: counting goes around it.
     config.setPassPipelineSetupFn(
