@@ -320,6 +320,10 @@ def test_front_ends_agree_with_the_option_list():
         assert flags[name].help.startswith(option["description"]), name
         if option["kind"] == "choice":
             assert list(flags[name].choices) == option["values"], name
+        # help(compile) lists it with the list's default and help.
+        first_words = " ".join(option["description"].split()[:4])
+        assert f"``{keyword}`` = {default!r}" in xpu_codegen.compile.__doc__
+        assert first_words in " ".join(xpu_codegen.compile.__doc__.split())
     # compile() takes nothing else but its source's name and file name.
     assert set(parameters) == {"source", "name", "filename"} | {
         _options.keyword(n) for n in _options.COMPILE_OPTIONS}

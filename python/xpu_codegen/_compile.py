@@ -7,7 +7,8 @@ from typing import Union
 
 from ._input import SOURCE_SIZE_LIMIT, read_input_file
 from ._native import _compile_mlir, _compile_spirv
-from ._options import COMPILE_KEYWORDS, check_compile_options
+from ._options import (COMPILE_KEYWORDS, check_compile_options,
+                       describe_compile_options)
 from ._outcome import _modules_of
 from ._types import CompileError, CompileWarning
 
@@ -33,42 +34,15 @@ def compile(source: Source, *, name: str = "module",
     ``memoryview``: native code generation only, one :class:`Module` named
     ``name``).
 
-    Options have the meaning of the pass options of the same name:
-    ``arch`` (a device name, alias or PCI device ID such as ``"0x0bd5"``),
-    ``grf_mode`` (auto, small, large, xlarge, default, or Triton's ``"128"``,
-    ``"256"``, ``"512"``; xlarge/512 only where the device has 512-register
-    mode, cri with IGC 2.x), ``backend`` (auto, ocloc, level-zero),
-    ``spill_threshold`` (bytes; ``auto`` builds large only when small spills
-    more), ``cache_dir`` (None: the default location or
-    ``$XPU_CODEGEN_CACHE_DIR``; ``"none"``: disabled), ``cache_url``
-    (``"redis://[user@]host:port[/db]"``, or ``"rediss://..."`` for TLS: a
-    shared cache tier behind ``cache_dir``, see docs/Caching.md, "Team
-    cache"; None: ``$XPU_CODEGEN_CACHE_URL``; ``"none"``: no shared tier),
-    ``cache_password_file`` (its password, on the first line of a file
-    only the owner can read), ``cache_tls_ca``, ``cache_tls_cert`` and
-    ``cache_tls_key`` (``rediss://``: the CA to verify the server with, a
-    client certificate and its key), ``cache_sign_key`` (writers: the
-    Ed25519 private key that signs shared entries) and ``cache_trust``
-    (readers: a public key file or a list of them; only shared entries they
-    signed are used): each None for its ``$XPU_CODEGEN_CACHE_*`` variable,
-    ``jobs`` (parallel
-    compiler workers, 0: one per hardware thread), ``auto_strategy``
-    (measure, igc), ``flags`` (extra IGC build options), ``timeout_ms``
-    (wall-clock limit per compile, 0: none), ``memory_limit_mb`` (address
-    space per compiler worker, 0: none), ``validate`` (warn, strict, off:
-    what a SPIRV-Tools rejection is), ``subgroup_size`` (MLIR input: the
-    sub-group size every kernel requires unless it sets its own; SPIR-V is
-    compiled as given), ``max_workgroup_size`` (work-items per work-group of
-    kernels that declare none, e.g. Triton's num_warps x threads_per_warp),
-    ``n_regs_default`` (0 or 128: ``n_regs`` when the flags do not pin the
-    mode), ``compiler_root`` (an ocloc installation directory, e.g. IGC 2.x
-    unpacked by ``tools/install-compiler``; None:
-    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's compiler), ``link``
-    (MLIR input: modules that build alike compile in one IGC call, each
-    still decided alone; a linked module's :class:`Module` objects share
-    that call's binary, which holds all their kernels; ``False``: one
-    binary per module; see docs/Linking.md). ``filename`` names MLIR text
-    in diagnostics.
+    Options are the list's (CodegenOptions.def), with the meaning of the
+    pass options of the same name; each is listed below with its default
+    and its help. In Python, None stands for a location's default (the
+    ``$XPU_CODEGEN_*`` variable, else the default place) and for
+    ``subgroup_size``'s device default; ``grf_mode`` also takes Triton's
+    ``"128"``, ``"256"`` and ``"512"`` (the modes of those sizes, where the
+    device has them); ``cache_trust`` takes a path or a list of paths;
+    ``subgroup_size`` applies to MLIR input (SPIR-V is compiled as given).
+    ``filename`` names MLIR text in diagnostics.
 
     Raises :class:`CompileError` (with located diagnostics) when anything
     fails to compile, including an unknown ``arch``;
@@ -122,6 +96,7 @@ compile.__signature__ = inspect.Signature(
     + [inspect.Parameter(keyword, inspect.Parameter.KEYWORD_ONLY,
                          default=default)
        for keyword, default in COMPILE_KEYWORDS.items()])
+compile.__doc__ = compile.__doc__.rstrip(" ") + "\n" + describe_compile_options()
 
 
 def compile_file(path: Union[str, os.PathLike], **options):

@@ -2,6 +2,7 @@
 into the keyword arguments of the native compile functions."""
 
 import os
+import textwrap
 from typing import Sequence
 
 from . import _xpu_codegen
@@ -106,6 +107,25 @@ def compile_default(name: str):
 #: compile()'s keyword arguments and their defaults, in the list's order.
 COMPILE_KEYWORDS = {keyword(name): compile_default(name)
                     for name in OPTIONS if name in COMPILE_OPTIONS}
+
+
+def describe_compile_options(indent: str = "    ") -> str:
+    """compile()'s options as its docstring lists them: each keyword with
+    its default, its bounds or values, and the list's help."""
+    lines = [f"{indent}Options (from the list; default, then bounds or "
+             "values):", ""]
+    for name, default in COMPILE_KEYWORDS.items():
+        option = OPTIONS[_native_name(name)]
+        limits = ""
+        if option["values"]:
+            limits = f" ({', '.join(map(str, option['values']))})"
+        elif option["kind"] == "integer" and option["minimum"] >= 0:
+            limits = f" ({option['minimum']} to {option['maximum']})"
+        lines.append(f"{indent}``{name}`` = {default!r}{limits}")
+        lines += textwrap.wrap(option["description"], 76,
+                               initial_indent=indent * 2,
+                               subsequent_indent=indent * 2)
+    return "\n".join(lines) + "\n"
 
 
 def check_compile_options(options: dict, caller: str = "compile"):

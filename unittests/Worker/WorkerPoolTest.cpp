@@ -351,6 +351,30 @@ TEST(WorkerPoolDiscovery, MissingCompilerLibraryIsACleanError) {
   consumeError(identity.takeError());
 }
 
+// The compiler root is resolved at the run's edge (CompileSession, the
+// Level Zero offline driver), never by the pool: a pool given no
+// installation runs the system's compiler whatever the environment names,
+// and one given an installation runs that one.
+TEST(WorkerPoolDiscovery, ThePoolReadsNoCompilerRoot) {
+  const char *saved = std::getenv("XPU_CODEGEN_COMPILER_ROOT");
+  std::string savedValue = saved ? saved : "";
+  ::setenv("XPU_CODEGEN_COMPILER_ROOT", "/nonexistent/compiler-root", 1);
+  Expected<std::unique_ptr<WorkerPool>> pool = WorkerPool::create(1);
+  CompilerInstallation named;
+  named.root = "/resolved/elsewhere";
+  Expected<std::unique_ptr<WorkerPool>> given =
+      WorkerPool::create(1, {}, "", {}, kDefaultStartupMs,
+                         WorkerProgram::CompileWorker, 0, &named);
+  if (saved)
+    ::setenv("XPU_CODEGEN_COMPILER_ROOT", savedValue.c_str(), 1);
+  else
+    ::unsetenv("XPU_CODEGEN_COMPILER_ROOT");
+  ASSERT_OK(pool);
+  EXPECT_TRUE((*pool)->getCompiler().isSystem()) << (*pool)->getCompiler().root;
+  ASSERT_OK(given);
+  EXPECT_EQ((*given)->getCompiler().root, "/resolved/elsewhere");
+}
+
 TEST(WorkerPoolDiscovery, BrokenWorkerIsAStartupError) {
   // /bin/true exits at once without saying hello.
   Expected<std::unique_ptr<WorkerPool>> pool =

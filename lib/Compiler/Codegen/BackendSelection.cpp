@@ -35,7 +35,8 @@ struct ProbeResult {
 };
 } // namespace
 
-static ProbeResult probeLevelZero(const DeviceInfo &device) {
+static ProbeResult probeLevelZero(const DeviceInfo &device,
+                                  const CompilerInstallation &compiler) {
   static std::mutex mutex;
   static llvm::StringMap<ProbeResult> cache;
   std::lock_guard<std::mutex> lock(mutex);
@@ -44,7 +45,9 @@ static ProbeResult probeLevelZero(const DeviceInfo &device) {
     return it->second;
 
   ProbeResult result;
-  llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(/*maxWorkers=*/1);
+  llvm::Expected<WorkerPool &> pool = WorkerPool::getShared(
+      /*maxWorkers=*/1, /*limits=*/{}, WorkerProgram::CompileWorker,
+      /*maxJobsPerWorker=*/0, &compiler);
   if (!pool) {
     result.unavailable = true;
     result.detail = "cannot start a compiler worker to probe Level Zero: " +
@@ -83,12 +86,13 @@ static bool mayHaveLevelZeroDevice() {
 }
 
 llvm::Expected<BackendChoice>
-mlir::xpu::selectBackend(BackendKind requested, const DeviceInfo &device) {
+mlir::xpu::selectBackend(BackendKind requested, const DeviceInfo &device,
+                         const CompilerInstallation &compiler) {
   switch (requested) {
   case BackendKind::Ocloc:
     return BackendChoice{WorkerBackend::Ocloc, "ocloc", "requested"};
   case BackendKind::LevelZero: {
-    ProbeResult probe = probeLevelZero(device);
+    ProbeResult probe = probeLevelZero(device, compiler);
     if (probe.unavailable)
       return llvm::createStringError("backend=level-zero: " + probe.detail);
     if (!probe.found)
@@ -108,7 +112,7 @@ mlir::xpu::selectBackend(BackendKind requested, const DeviceInfo &device) {
       return BackendChoice{WorkerBackend::Ocloc, "ocloc",
                            "auto: no GPU render node (/dev/dri/renderD*) and "
                            "no ZE_ENABLE_ALT_DRIVERS; using ocloc"};
-    ProbeResult probe = probeLevelZero(device);
+    ProbeResult probe = probeLevelZero(device, compiler);
     if (probe.found)
       return BackendChoice{
           WorkerBackend::LevelZero, "level-zero",

@@ -183,7 +183,8 @@ CompileSession::lookupCachedCompilerIdentity(const DeviceInfo &device) {
   // A broken root is the driver's located error, not the cache's.
   if (!opened || !compiler)
     return std::nullopt;
-  llvm::Expected<BackendChoice> choice = selectBackend(options.backend, device);
+  llvm::Expected<BackendChoice> choice =
+      selectBackend(options.backend, device, *compiler);
   if (!choice) {
     llvm::consumeError(choice.takeError());
     return std::nullopt;

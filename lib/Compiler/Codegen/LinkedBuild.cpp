@@ -155,10 +155,10 @@ LinkedPartResult NativeCodegenDriver::Batch::compilePart(
           alone.emplace(spirv.takeError());
         } else {
           partRequest.spirv = std::move(*spirv);
-          alone.emplace(
-              prepare(partRequest, options, [&](WorkerBackend backend) {
-                return impl.getCompilerIdentity(backend);
-              }));
+          alone.emplace(prepare(partRequest, options, impl.pool->getCompiler(),
+                                [&](WorkerBackend backend) {
+                                  return impl.getCompilerIdentity(backend);
+                                }));
         }
       }
       if (!*alone)

@@ -138,6 +138,7 @@ static llvm::Error checkCompilerKnowsDevice(const CompilerIdentity &identity,
 /// compiler identity and SPIR-V digest.
 llvm::Expected<PreparedModule> mlir::xpu::detail::prepare(
     const ModuleCompileRequest &request, const NativeCodegenOptions &options,
+    const CompilerInstallation &compiler,
     llvm::function_ref<llvm::Expected<CompilerIdentity>(WorkerBackend)>
         getCompilerIdentity) {
   PreparedModule module;
@@ -152,7 +153,7 @@ llvm::Expected<PreparedModule> mlir::xpu::detail::prepare(
     return error;
 
   llvm::Expected<BackendChoice> backend =
-      selectBackend(options.backend, *module.device);
+      selectBackend(options.backend, *module.device, compiler);
   if (!backend)
     return backend.takeError();
   module.backend = *backend;

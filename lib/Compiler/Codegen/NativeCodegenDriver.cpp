@@ -262,10 +262,9 @@ void NativeCodegenDriver::Batch::forEachIndex(
 
 void NativeCodegenDriver::Batch::compileModule(size_t index) {
   const ModuleCompileRequest &request = requests[index];
-  llvm::Expected<PreparedModule> module =
-      prepare(request, options, [&](WorkerBackend backend) {
-        return impl.getCompilerIdentity(backend);
-      });
+  llvm::Expected<PreparedModule> module = prepare(
+      request, options, impl.pool->getCompiler(),
+      [&](WorkerBackend backend) { return impl.getCompilerIdentity(backend); });
   if (!module) {
     results[index] = module.takeError();
     return;

@@ -70,11 +70,13 @@ LaunchLimits getLaunchLimits(const ModuleCompileRequest &request,
                              const NativeCodegenOptions &options,
                              const PreparedModule &module);
 
-/// A request after the checks that need no compiler, with its backend,
-/// compiler identity and SPIR-V digest.
+/// A request after the checks that need no compiler, with its backend (a
+/// Level Zero probe runs on the run's `compiler`), compiler identity and
+/// SPIR-V digest.
 llvm::Expected<PreparedModule>
 prepare(const ModuleCompileRequest &request,
         const NativeCodegenOptions &options,
+        const CompilerInstallation &compiler,
         llvm::function_ref<llvm::Expected<CompilerIdentity>(WorkerBackend)>
             getCompilerIdentity);
 

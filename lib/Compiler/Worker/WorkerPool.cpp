@@ -459,16 +459,11 @@ Expected<std::unique_ptr<WorkerPool>> WorkerPool::create(
     unsigned maxJobsPerWorker, const CompilerInstallation *resolvedCompiler) {
   if (Error error = checkWorkerLimits(limits))
     return std::move(error);
-  // Only the compile worker loads a compiler.
+  // Only the compile worker loads a compiler: the one its caller resolved
+  // (none named: the system's). The pool reads no root from anywhere.
   CompilerInstallation compiler;
-  if (program == WorkerProgram::CompileWorker && resolvedCompiler) {
+  if (program == WorkerProgram::CompileWorker && resolvedCompiler)
     compiler = *resolvedCompiler;
-  } else if (program == WorkerProgram::CompileWorker) {
-    Expected<CompilerInstallation> resolved = resolveDefaultCompiler();
-    if (!resolved)
-      return resolved.takeError();
-    compiler = std::move(*resolved);
-  }
   StringRef what = describeProgram(program);
   StringRef envVar = getWorkerProgramEnvVar(program);
   if (workerPath.empty())
@@ -547,15 +542,8 @@ WorkerPool::getShared(unsigned maxWorkers, WorkerLimits limits,
   // One shared pool per program, set of limits and compiler installation,
   // so that a caller's limits and compiler are always the ones its jobs
   // run under.
-  std::optional<CompilerInstallation> defaultCompiler;
-  if (program == WorkerProgram::CompileWorker && !compiler) {
-    Expected<CompilerInstallation> resolved = resolveDefaultCompiler();
-    if (!resolved)
-      return resolved.takeError();
-    defaultCompiler = std::move(*resolved);
-    compiler = &*defaultCompiler;
-  }
-  std::string root = compiler ? compiler->root : "";
+  std::string root =
+      program == WorkerProgram::CompileWorker && compiler ? compiler->root : "";
   SharedPools &shared = getSharedPools();
   std::lock_guard<std::mutex> lock(shared.mutex);
   auto key = std::make_tuple(program, limits.memoryMiB, limits.timeoutMs, root);

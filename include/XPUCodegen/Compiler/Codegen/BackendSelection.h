@@ -27,9 +27,11 @@ struct BackendChoice {
 /// Level Zero device of that arch is present, else an error that says why
 /// (zeInit failed, or the devices found); `auto` is Level Zero when such a
 /// device is present, else ocloc, with the reason. Level Zero is probed in a
-/// compiler worker (never in this process), once per process and arch.
-llvm::Expected<BackendChoice> selectBackend(BackendKind requested,
-                                            const DeviceInfo &device);
+/// worker of the run's `compiler` (never in this process), once per process
+/// and arch.
+llvm::Expected<BackendChoice>
+selectBackend(BackendKind requested, const DeviceInfo &device,
+              const CompilerInstallation &compiler);
 
 /// The worker backend `requested` resolves to for every device when that is
 /// known without probing Level Zero: ocloc when asked for, or for `auto`

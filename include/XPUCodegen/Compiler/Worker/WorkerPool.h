@@ -143,7 +143,9 @@ public:
   /// `program` says which program `workerPath` (default: the one
   /// findWorkerExecutable(program) finds) is, for messages. A worker that
   /// has served `maxJobsPerWorker` jobs (0: no limit) is stopped when it
-  /// goes idle and replaced by a fresh one on demand.
+  /// goes idle and replaced by a fresh one on demand. `compiler` is the
+  /// installation compile workers load, resolved by the caller (none: the
+  /// system's); the pool reads no compiler root of its own.
   static llvm::Expected<std::unique_ptr<WorkerPool>>
   create(unsigned maxWorkers, WorkerLimits limits = {},
          std::string workerPath = "", std::optional<uint64_t> idleMs = {},
@@ -156,9 +158,10 @@ public:
   /// are never destroyed (they outlive static destructors, so threads still
   /// compiling at exit never find them gone). `maxJobsPerWorker` applies
   /// when the pool is created. `compiler` is the installation the compile
-  /// workers load, resolved once by the caller (CompileSession, from the
-  /// compiler-root option); without one, resolveDefaultCompiler()'s. Pools
-  /// are per resolved installation, never per spelling of its root.
+  /// workers load, resolved once at the caller's edge (CompileSession from
+  /// the compiler-root option, the Level Zero offline driver from the
+  /// environment); none: the system's. Pools are per resolved installation,
+  /// never per spelling of its root.
   static llvm::Expected<WorkerPool &>
   getShared(unsigned maxWorkers, WorkerLimits limits = {},
             WorkerProgram program = WorkerProgram::CompileWorker,
@@ -166,7 +169,7 @@ public:
             const CompilerInstallation *compiler = nullptr);
 
   /// The compiler this pool's compile workers load (the installation it
-  /// was created with, else resolveDefaultCompiler()'s).
+  /// was created with; the system's when it was given none).
   virtual const CompilerInstallation &getCompiler() const = 0;
 
   /// Ends what the shared pools are doing, for a process about to exit:

@@ -16,6 +16,7 @@
 #include "XPUCodegen/Compiler/Native/GRFBuild.h"
 #include "XPUCodegen/Compiler/Native/Zebin.h"
 #include "XPUCodegen/Compiler/SPIRV/SPIRVValidator.h"
+#include "XPUCodegen/Compiler/Worker/CompilerInstallation.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -26,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 using namespace llvm;
 
@@ -115,11 +117,38 @@ uint32_t clampU32(int64_t value) {
 
 } // namespace
 
+/// The compiler the driver's workers load: this driver is an edge (the Level
+/// Zero loader starts it, with no options), so it resolves
+/// $XPU_CODEGEN_COMPILER_ROOT once per process, else the system's.
+static Expected<const CompilerInstallation &> getDriverCompiler() {
+  struct Resolved {
+    std::optional<CompilerInstallation> compiler;
+    std::string error;
+  };
+  static const Resolved resolved = [] {
+    Resolved result;
+    Expected<CompilerInstallation> compiler = resolveDefaultCompiler();
+    if (compiler)
+      result.compiler = std::move(*compiler);
+    else
+      result.error = toString(compiler.takeError());
+    return result;
+  }();
+  if (!resolved.compiler)
+    return createStringError(resolved.error);
+  return *resolved.compiler;
+}
+
 Expected<WorkerPool &> getPool() {
+  Expected<const CompilerInstallation &> compiler = getDriverCompiler();
+  if (!compiler)
+    return compiler.takeError();
   unsigned jobs = 0;
   if (const char *env = std::getenv("XPU_ZE_OFFLINE_JOBS"))
     (void)StringRef(env).getAsInteger(10, jobs);
-  return WorkerPool::getShared(jobs);
+  return WorkerPool::getShared(jobs, /*limits=*/{},
+                               WorkerProgram::CompileWorker,
+                               /*maxJobsPerWorker=*/0, &*compiler);
 }
 
 uint64_t hashBinary(ArrayRef<char> binary) {
