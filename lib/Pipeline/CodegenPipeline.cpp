@@ -96,6 +96,18 @@ void mlir::xpu::buildCodegenPipeline(OpPassManager &pm,
     addHostLowering(pm, options);
 }
 
+/// Every option's check (CodegenOptions.def), in the pipeline's spelling,
+/// before anything runs; then the prediction band.
+static llvm::Error checkPipelineOptions(const CodegenPipelineOptions &options) {
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  if (llvm::Error error = checkCodegenOptionValue(                             \
+          CodegenOptionCheck::CHECK, NAME, options.FIELD.getValue()))          \
+    return error;
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
+  return checkPredictionBand(options.predictSmallBelow,
+                             options.predictLargeAbove);
+}
+
 void mlir::xpu::registerCodegenPipeline() {
   // PassPipelineRegistration<CodegenPipelineOptions>, plus the check that
   // report= names a file (the native pass, built with every option
@@ -112,8 +124,7 @@ void mlir::xpu::registerCodegenPipeline() {
           return failure();
         if (options.report.hasValue() && options.report.empty())
           return errorHandler("xpu-codegen-pipeline: report= needs a path");
-        if (llvm::Error error = checkPredictionBand(options.predictSmallBelow,
-                                                    options.predictLargeAbove))
+        if (llvm::Error error = checkPipelineOptions(options))
           return errorHandler("xpu-codegen-pipeline: " +
                               llvm::toString(std::move(error)));
         buildCodegenPipeline(pm, options);

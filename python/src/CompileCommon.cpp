@@ -12,6 +12,7 @@
 #include "XPUCodegen/Support/ResultFields.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -59,10 +60,13 @@ bool python::checkOptions(const CompileOptions &options,
   };
   if (!lookupDevice(options.arch))
     return fail(describeUnknownDevice(options.arch));
-  if (!symbolizeGRFMode(options.grfMode))
+  if (!symbolizeGRFMode(options.grfMode)) {
+    std::vector<llvm::StringRef> valid;
+    for (const CodegenOptionChoice &choice : getCodegenOptionChoices<GRFMode>())
+      valid.push_back(choice.name);
     return fail("unknown GRF mode '" + options.grfMode +
-                "'; valid: small, large, xlarge, auto, default, or a register "
-                "count (32, 64, 96, 128, 160, 192, 256, 512)");
+                "'; valid: " + llvm::join(valid, ", "));
+  }
   if (std::optional<std::string> problem = checkListed(options))
     return fail(*problem);
   if (llvm::Error error = checkPredictionBand(options.predictSmallBelow,
@@ -146,6 +150,8 @@ void python::defineOptionList(py::module_ &module) {
             values.append(choice.name.str());
           for (int64_t value : getCodegenOptionCheckValues(info.check))
             values.append(value);
+          for (llvm::StringRef word : getCodegenOptionCheckWords(info.check))
+            values.append(word.str());
           option["values"] = std::move(values);
           bool integer = info.kind == CodegenOptionKind::Integer;
           option["minimum"] = integer ? py::object(py::int_(info.minimum))

@@ -49,8 +49,9 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
       NativeCodegenDriver::create(
           CompileSession::create(getNativeCodegenOptions(options)));
   if (!driver) {
-    outcome.addError(location + ": error: cannot start the native compiler: " +
-                     llvm::toString(driver.takeError()));
+    outcome.addError(
+        location + ": error: " +
+        getStartFailureMessage(llvm::toString(driver.takeError())));
     return outcome;
   }
 
@@ -73,9 +74,9 @@ CompileOutcome compileSPIRV(const std::vector<SPIRVInput> &inputs,
   for (auto [request, result] : llvm::zip_equal(requests, results)) {
     if (!result) {
       ModuleError error = takeModuleError(result.takeError());
-      outcome.addError(request.name + ": error: module '" + request.name +
-                       "' for arch '" + request.arch +
-                       "' failed: " + error.message);
+      outcome.addError(
+          request.name + ": error: " +
+          getFailureMessage(request.name, request.arch, error.message));
       outcome.modules.push_back(
           {getReportErrorEntry(request.name, request.arch, error),
            std::nullopt});

@@ -26,6 +26,7 @@
 #include "XPUCodegen/Compiler/Codegen/NativeCodegenDriver.h"
 #include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/Compiler/Native/Zebin.h"
+#include "XPUCodegen/Compiler/Worker/CompilerInstallation.h"
 #include "XPUCodegen/Compiler/Worker/WorkerPool.h"
 #include "XPUCodegen/Device/DeviceTable.h"
 
@@ -152,6 +153,30 @@ static void defineDeviceFacts(py::module_ &m) {
   m.def(
       "valid_archs", [] { return getValidDeviceNames(); },
       "Every accepted arch name and alias, comma-separated.");
+  m.def(
+      "requested_compiler_root",
+      [](const std::string &root) { return getRequestedCompilerRoot(root); },
+      py::arg("root"),
+      "The root a compile with compiler_root=root resolves: '' (the "
+      "system's) for 'system', $XPU_CODEGEN_COMPILER_ROOT for ''.");
+  m.def(
+      "resolve_compiler",
+      [](const std::string &root) {
+        // The same resolution as a compile's session.
+        py::dict result;
+        llvm::Expected<CompilerInstallation> compiler =
+            resolveCompilerRoot(getRequestedCompilerRoot(root));
+        if (!compiler) {
+          result["error"] = llvm::toString(compiler.takeError());
+          return result;
+        }
+        result["root"] = compiler->root;
+        result["library_dirs"] = compiler->getCompilerLibraryDirs();
+        return result;
+      },
+      py::arg("root"),
+      "The compiler a compile with compiler_root=root uses: its root ('' "
+      "for the system's) and library_dirs, or error.");
   m.def(
       "find_worker", [] { return findWorkerExecutable(); },
       "Path of the compiler worker the next compile would start.");

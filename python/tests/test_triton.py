@@ -8,6 +8,7 @@ specialization (with the hook's hash), the Intel backend's add_stages and
 make_spv, and its loader's checks. The compiles are real (IGC).
 """
 
+import hashlib
 import importlib
 import re
 import sys
@@ -232,6 +233,26 @@ def test_compiler_identity_follows_the_libraries(tmp_path):
     (libs / "libigc.so.2").write_bytes(b"igc 2, larger")
     xt._compiler_identity.cache_clear()
     assert xt.stages_key(compiler_root=tmp_path) != before
+    xt._compiler_identity.cache_clear()
+
+
+def test_system_root_is_the_systems_compiler(tmp_path, monkeypatch):
+    # 'system' (as compiler_root or in $XPU_CODEGEN_COMPILER_ROOT) is the
+    # system's compiler, as a compile resolves it: not a directory of that
+    # name, and its libraries are fingerprinted.
+    def compiler_of(key):
+        return re.search(r"; compiler (.*?); always=", key[0]).group(1)
+    xt._compiler_identity.cache_clear()
+    monkeypatch.delenv("XPU_CODEGEN_COMPILER_ROOT", raising=False)
+    plain = compiler_of(xt.stages_key(cache_dir="none"))
+    assert plain.startswith("system ")
+    empty = hashlib.sha256().hexdigest()[:16]
+    assert plain != f"system {empty}", "no system library fingerprinted"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "system").mkdir()
+    assert compiler_of(xt.stages_key(compiler_root="system")) == plain
+    monkeypatch.setenv("XPU_CODEGEN_COMPILER_ROOT", "system")
+    assert compiler_of(xt.stages_key(cache_dir="none")) == plain
     xt._compiler_identity.cache_clear()
 
 

@@ -351,15 +351,10 @@ def _path(text):
     return text
 
 
-#: The metavariable of compile's flags that take a value other than one of
-#: the list's choices.
-_METAVARS = {"arch": "ARCH", "spill_threshold": "BYTES", "cache_dir": "DIR",
-             "cache_url": "URL", "compiler_root": "DIR", "jobs": "N",
-             "flags": "FLAGS", "timeout_ms": "MS", "memory_limit_mb": "MB",
-             "subgroup_size": "N", "max_workgroup_size": "N",
-             "cache_trust": "FILE[,FILE]", "cache_password_file": "FILE",
-             "cache_tls_ca": "FILE", "cache_tls_cert": "FILE",
-             "cache_tls_key": "FILE", "cache_sign_key": "FILE"}
+def _metavar(option) -> str:
+    """The metavariable of a flag that takes a value: ``N`` for an integer,
+    else the option's name (``ARCH``, ``CACHE_URL``)."""
+    return "N" if option["kind"] == "integer" else option["name"].upper()
 
 
 def _bounded(name):
@@ -394,7 +389,7 @@ def _option(command, name, flag=None, **overrides):
             flag = "--no-" + option["option"]
         kwargs["action"] = "store_false" if default else "store_true"
     else:
-        kwargs["metavar"] = _METAVARS.get(name)
+        kwargs["metavar"] = None if option["values"] else _metavar(option)
         if option["values"]:
             kwargs["choices"] = option["values"]
         if option["kind"] == "integer":
@@ -448,9 +443,8 @@ def _add_compile_command(commands):
     _add_compiler_options(compile_)
     compile_.add_argument("-o", "--output", metavar="OUT", type=_path,
                           help="output zebin or directory")
-    compile_.add_argument("--report", metavar="REPORT.json",
-                          type=_path,
-                          help="write the JSON report (the pass's format)")
+    # The list's report option: the pass's JSON report, written here.
+    _option(compile_, "report", metavar="REPORT.json")
     compile_.add_argument("-q", "--quiet", action="store_true",
                           help="print nothing on success")
     compile_.add_argument("--explain-changes", action="store_true",

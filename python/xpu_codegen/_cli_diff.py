@@ -6,6 +6,7 @@ import sys
 import warnings
 
 from . import _api, _diff, _history
+from ._options import OPTIONS
 from ._output import write_output
 from ._tables import table as _table
 
@@ -130,8 +131,10 @@ def add_diff_command(commands, option, path):
                       help="given twice: the old compiler, then the new one "
                            "(an ocloc installation directory, or 'system' "
                            "for the system's)")
+    arch = OPTIONS["arch"]
     diff.add_argument("--arch", action="append", metavar="ARCH",
-                      help="device (repeatable; default: pvc)")
+                      help=f"{arch['description']} (repeatable; default: "
+                           f"{arch['default']})")
     for name in ("grf_mode", "backend", "auto_strategy", "spill_threshold",
                  "flags", "cache_dir", "jobs"):
         option(diff, name)

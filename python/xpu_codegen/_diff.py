@@ -6,6 +6,7 @@ import warnings
 from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._compile import compile_file
+from ._options import OPTIONS
 from ._types import CompileError, CompileWarning, Module
 from ._zebin import read_zebin
 
@@ -147,7 +148,7 @@ def diff(inputs: Sequence[Path], compiler_roots: Sequence[str], *,
     for key in ("compiler_root", "arch"):
         if key in options:
             raise TypeError(f"diff() takes compiler_roots and archs, not {key}")
-    archs = list(archs or ["pvc"])
+    archs = list(archs or [OPTIONS["arch"]["default"]])
     rows = []
     files = collect_inputs(inputs)
     for index, path in enumerate(files):

@@ -38,7 +38,7 @@ import re
 from pathlib import Path
 from typing import Optional, Tuple
 
-from . import _api
+from . import _api, _xpu_codegen
 
 __all__ = ["GRF_POLICIES", "install", "installed", "make_zebin",
            "stages_key", "uninstall"]
@@ -76,12 +76,6 @@ _TRITON_COUNTS = (128, 256, 512)
 
 _HOOK_MARK = "_xpu_codegen_hook"
 
-# Where a compiler root keeps its libraries, and the system's (the order
-# of lib/Compiler/Worker/CompilerInstallation.cpp).
-_LIBRARY_SUBDIRS = ("usr/lib/x86_64-linux-gnu", "lib/x86_64-linux-gnu",
-                    "usr/lib64", "lib64", "usr/local/lib", "usr/lib", "lib",
-                    "")
-_SYSTEM_LIBRARY_DIRS = ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu")
 # The compiler's identity hashes these libraries' contents (C++ worker).
 _COMPILER_LIBRARIES = ("libocloc.so", "libigc.so", "libigdfcl.so")
 
@@ -234,7 +228,7 @@ def _triton_error(error: "_api.CompileError"):
 def _package_identity() -> str:
     """xpu_codegen's version and a fingerprint of this installation: the
     Python modules, the native extensions and the compiler worker."""
-    from . import __version__, _xpu_codegen
+    from . import __version__
     package = Path(_api.__file__).resolve().parent
     files = sorted(p for p in package.iterdir() if p.suffix in (".py", ".so"))
     worker = _xpu_codegen.find_worker()
@@ -257,17 +251,16 @@ def _fingerprint(paths) -> str:
 
 
 @functools.lru_cache(maxsize=16)
-def _compiler_identity(root: str) -> str:
-    """The compiler a compile with ``compiler_root=root`` uses ("" is
-    ``$XPU_CODEGEN_COMPILER_ROOT``, else the system's): its directory and a
-    fingerprint of its libocloc, libigc and libigdfcl (cheap: no worker)."""
-    if root:
-        root = os.path.abspath(root)
-        dirs = [os.path.join(root, sub) for sub in _LIBRARY_SUBDIRS]
-    else:
-        dirs = list(_SYSTEM_LIBRARY_DIRS)
+def _compiler_identity(requested: str) -> str:
+    """The compiler at ``requested`` (a root as the native half resolves it,
+    "" for the system's): its directory and a fingerprint of its libocloc,
+    libigc and libigdfcl (cheap: no worker)."""
+    compiler = _xpu_codegen.resolve_compiler(requested or "system")
+    if "error" in compiler:
+        # The compile reports it; the key still names the root.
+        return f"{requested} (unusable)"
     libraries = set()
-    for directory in dirs:
+    for directory in compiler["library_dirs"]:
         try:
             names = os.listdir(directory)
         except OSError:
@@ -275,7 +268,7 @@ def _compiler_identity(root: str) -> str:
         libraries.update(os.path.realpath(os.path.join(directory, name))
                          for name in names
                          if name.startswith(_COMPILER_LIBRARIES))
-    return f"{root or 'system'} {_fingerprint(sorted(libraries))}"
+    return f"{compiler['root'] or 'system'} {_fingerprint(sorted(libraries))}"
 
 
 def stages_key(*, always: bool = False, **stage_options) -> Tuple[str, str]:
@@ -286,12 +279,14 @@ def stages_key(*, always: bool = False, **stage_options) -> Tuple[str, str]:
     options, so Triton's cache never mixes kernels built by this stage with
     its own or with another compiler's."""
     root = stage_options.get("compiler_root")
-    root = os.fspath(root) if root is not None else os.environ.get(
-        "XPU_CODEGEN_COMPILER_ROOT", "")
+    # Resolved as a compile resolves it ('system', the environment's root);
+    # the directory scan is cached per root.
+    requested = _xpu_codegen.requested_compiler_root(
+        os.fspath(root) if root is not None else "")
     options = ", ".join(f"{name}={value!r}"
                         for name, value in sorted(stage_options.items()))
     key = (f"xpu_codegen.triton(version {_package_identity()}; compiler "
-           f"{_compiler_identity(root)}; always={always}; {options})")
+           f"{_compiler_identity(requested)}; always={always}; {options})")
     return key, hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 

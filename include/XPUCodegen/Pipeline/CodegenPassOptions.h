@@ -117,6 +117,19 @@ struct CodegenOption : OptionT {
           options.FIELD.getValue()))                                           \
     return error;
 
+/// Checks the options of list LIST (XPU_*_OPTIONS) that pass `PASS` holds,
+/// as the pipeline checks them; emits the first mistake at the pass's
+/// operation and fails the pass. For a pass run alone.
+#define XPU_CHECK_PASS_OPTIONS(LIST, PASS)                                     \
+  if (llvm::Error error = [&, &options = *this]() -> llvm::Error {             \
+        LIST(XPU_CHECK_OPTION)                                                 \
+        return llvm::Error::success();                                         \
+      }()) {                                                                   \
+    mlir::emitError(getOperation()->getLoc())                                  \
+        << PASS ": " << llvm::toString(std::move(error));                      \
+    return signalPassFailure();                                                \
+  }
+
 /// The options each pass shares with the pipeline.
 // clang-format off
 #define XPU_ATTACH_TARGET_OPTIONS(X)                                           \

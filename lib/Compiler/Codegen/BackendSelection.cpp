@@ -40,7 +40,10 @@ static ProbeResult probeLevelZero(const DeviceInfo &device,
   static std::mutex mutex;
   static llvm::StringMap<ProbeResult> cache;
   std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(device.name);
+  // Per compiler too: a worker that cannot start for one compiler says
+  // nothing of another's.
+  std::string key = (device.name + "\0" + compiler.root).str();
+  auto it = cache.find(key);
   if (it != cache.end())
     return it->second;
 
@@ -68,7 +71,7 @@ static ProbeResult probeLevelZero(const DeviceInfo &device,
       result.detail = response->log;
     }
   }
-  cache[device.name] = result;
+  cache[key] = result;
   return result;
 }
 

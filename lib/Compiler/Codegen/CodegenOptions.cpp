@@ -103,6 +103,10 @@ mlir::xpu::narrowCodegenOptionBounds(CodegenOptionCheck check,
     return {0, kMaxMemoryMiB};
   case CodegenOptionCheck::JobCount:
     return {0, kMaxJobs};
+  case CodegenOptionCheck::LinkedKernels:
+    return {2, bounds.maximum};
+  case CodegenOptionCheck::OptLevel:
+    return {0, 3};
   default:
     return bounds;
   }
@@ -143,6 +147,15 @@ mlir::xpu::getCodegenOptionCheckValues(CodegenOptionCheck check) {
   static constexpr int64_t kZeroOr128[] = {0, 128};
   if (check == CodegenOptionCheck::ZeroOr128)
     return kZeroOr128;
+  return {};
+}
+
+ArrayRef<StringRef>
+mlir::xpu::getCodegenOptionCheckWords(CodegenOptionCheck check) {
+  static constexpr StringRef kXeGPUOpLevels[] = {"workgroup", "subgroup",
+                                                 "lane"};
+  if (check == CodegenOptionCheck::XeGPUOpLevel)
+    return kXeGPUOpLevels;
   return {};
 }
 
@@ -195,6 +208,14 @@ Error mlir::xpu::checkCodegenOption(CodegenOptionCheck check,
       return makeError(spelling + " must be at most " + Twine(kMaxJobs) +
                        ", got " + Twine(value));
     return Error::success();
+  case CodegenOptionCheck::LinkedKernels:
+    if (value < 2)
+      return makeError(spelling + " must be at least 2, got " + Twine(value));
+    return Error::success();
+  case CodegenOptionCheck::OptLevel:
+    if (value > 3)
+      return makeError(spelling + " must be 0 to 3, got " + Twine(value));
+    return Error::success();
   default:
     return checkCodegenOption(check, spelling,
                               int64_t(std::min<uint64_t>(value, INT64_MAX)));
@@ -217,6 +238,13 @@ Error mlir::xpu::checkCodegenOption(CodegenOptionCheck check,
         !shared)
       return shared.takeError();
     return Error::success();
+  case CodegenOptionCheck::XeGPUOpLevel: {
+    ArrayRef<StringRef> words = getCodegenOptionCheckWords(check);
+    if (llvm::is_contained(words, value))
+      return Error::success();
+    return makeError(spelling + " must be one of " + llvm::join(words, ", ") +
+                     ", got '" + value + "'");
+  }
   default:
     return Error::success();
   }

@@ -24,6 +24,21 @@ std::string mlir::xpu::getExcerpt(llvm::StringRef message) {
       .str();
 }
 
+std::string mlir::xpu::getFailureMessage(llvm::StringRef name,
+                                         llvm::StringRef arch,
+                                         llvm::StringRef message,
+                                         llvm::StringRef linkedInto) {
+  std::string linked =
+      linkedInto.empty() ? "" : (" (linked into '" + linkedInto + "')").str();
+  return llvm::formatv("module '{0}'{1} for arch '{2}' failed: {3}", name,
+                       linked, arch, getExcerpt(message))
+      .str();
+}
+
+std::string mlir::xpu::getStartFailureMessage(llvm::StringRef why) {
+  return ("cannot start the native compiler: " + why).str();
+}
+
 /// Whether the user forced the mode `result` was built in (one build, in
 /// the mode `policy` names): its spills are then the user's to know about.
 static bool isForcedMode(const ModuleCompileResult &result, GRFMode policy) {

@@ -42,6 +42,15 @@ std::string CompilerInstallation::getLoaderLibraryPath() const {
   return join(dirs, ":");
 }
 
+std::vector<std::string> CompilerInstallation::getCompilerLibraryDirs() const {
+  if (!isSystem())
+    return libraryDirs;
+  std::vector<std::string> dirs;
+  for (StringRef dir : kSystemLibraryDirs)
+    dirs.push_back(dir.str());
+  return dirs;
+}
+
 std::string CompilerInstallation::describe() const {
   if (isSystem())
     return "the system's compiler";

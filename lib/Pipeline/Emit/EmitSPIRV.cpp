@@ -111,6 +111,7 @@ struct EmitSPIRVPass : public xpu::impl::XPUEmitSPIRVBase<EmitSPIRVPass> {
   }
 
   void runOnOperation() override {
+    XPU_CHECK_PASS_OPTIONS(XPU_EMIT_SPIRV_OPTIONS, "xpu-emit-spirv")
     unsigned numFailed = 0;
     SmallVector<gpu::GPUModuleOp> modules;
     takenNames.clear();

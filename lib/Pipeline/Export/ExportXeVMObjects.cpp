@@ -70,6 +70,8 @@ struct ExportXeVMObjectsPass
   }
 
   void runOnOperation() override {
+    XPU_CHECK_PASS_OPTIONS(XPU_EXPORT_XEVM_OBJECTS_OPTIONS,
+                           "xpu-export-xevm-objects")
     AttrTypeReplacer replacer;
     // Values: a GRF mode is its keyword, anything else its printed form.
     replacer.addReplacement([](Attribute attr) -> std::optional<Attribute> {

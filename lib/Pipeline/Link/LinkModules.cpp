@@ -109,10 +109,12 @@ struct LinkModulesPass : public xpu::impl::XPULinkModulesBase<LinkModulesPass> {
   void runOnOperation() override {
     takenNames.clear();
     nextLinkedSuffix = 0;
-    if (linkMaxKernels < 2) {
+    // Run alone, the pass checks its option as the pipeline does.
+    if (llvm::Error error = checkCodegenOptionValue(
+            codegen_option::linkMaxKernels::check, linkMaxKernels.getArgStr(),
+            linkMaxKernels.getValue())) {
       mlir::emitError(getOperation().getLoc())
-          << "xpu-link-modules: max-kernels must be at least 2, got "
-          << linkMaxKernels.getValue();
+          << "xpu-link-modules: " << llvm::toString(std::move(error));
       return signalPassFailure();
     }
     // Diagnostics are dropped here: a module that cannot be linked reports

@@ -307,11 +307,11 @@ struct LowerToXeVMPass : public xpu::impl::XPULowerToXeVMBase<LowerToXeVMPass> {
     // Lowering replaces the kernels: their locations stay with the module
     // for diagnostics about them (KernelOrigins.h).
     recordKernelOrigins(module);
-    if (!llvm::is_contained({"workgroup", "subgroup", "lane"},
-                            StringRef(xegpuOpLevel))) {
-      module.emitError() << "xpu-lower-to-xevm: xegpu-op-level must be "
-                            "workgroup, subgroup or lane, got '"
-                         << xegpuOpLevel << "'";
+    if (llvm::Error error = checkCodegenOptionValue(
+            codegen_option::xegpuOpLevel::check, xegpuOpLevel.getArgStr(),
+            xegpuOpLevel.getValue())) {
+      module.emitError() << "xpu-lower-to-xevm: "
+                         << llvm::toString(std::move(error));
       return signalPassFailure();
     }
     auto spirvModules = module.getOps<spirv::ModuleOp>();

@@ -106,8 +106,8 @@ LogicalResult NativeCodegenRun::compile(
       NativeCodegenDriver::create(session.shared_from_this(), driverOptions);
   if (!driver) {
     mlir::emitError(getOperation().getLoc())
-        << "xpu-native-codegen: cannot start the native compiler: "
-        << llvm::toString(driver.takeError());
+        << "xpu-native-codegen: "
+        << getStartFailureMessage(llvm::toString(driver.takeError()));
     return failure();
   }
   results = (*driver)->compile(requests);

@@ -82,8 +82,8 @@ std::vector<std::vector<ModuleReport>> NativeCodegenRun::applyResults(
       // printing it: its payload is huge.
       mlir::emitError(getErrorLoc(slot.binary, request, error.message,
                                   /*part=*/nullptr, getLineLoc(slot.binary)))
-          << "xpu-native-codegen: module '" << request.name << "' for arch '"
-          << request.arch << "' failed: " << getExcerpt(error.message);
+          << "xpu-native-codegen: "
+          << getFailureMessage(request.name, request.arch, error.message);
       // A linked module that fails before building fails every part.
       for (size_t i = 0, e = std::max<size_t>(request.parts.size(), 1); i < e;
            ++i) {
@@ -156,9 +156,9 @@ std::vector<ModuleReport> NativeCodegenRun::applyLinkedResult(
     if (!partResult.result) {
       mlir::emitError(getErrorLoc(slot.binary, request, partResult.error, &part,
                                   getLinkedPartLoc(slot.binary, index)))
-          << "xpu-native-codegen: module '" << part.name << "' (linked into '"
-          << request.name << "') for arch '" << request.arch
-          << "' failed: " << getExcerpt(partResult.error);
+          << "xpu-native-codegen: "
+          << getFailureMessage(part.name, request.arch, partResult.error,
+                               request.name);
       ModuleReport &report = reports.emplace_back();
       report.module = part.name;
       report.arch = request.arch;

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "XPUCodegen/Target/GPUTarget/TargetAttrInterface.h"
+#include "XPUCodegen/Compiler/Codegen/CompileSession.h"
+#include "XPUCodegen/Compiler/Codegen/Report.h"
 #include "XPUCodegen/Compiler/Codegen/ResultMessages.h"
 #include "XPUCodegen/Dialect/XPU/IR/SubgroupSize.h"
 #include "XPUCodegen/Dialect/XPU/IR/XPUAttrs.h"
@@ -24,6 +26,9 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/XeVM/XeVMToLLVMIRTranslation.h"
+
+#include <memory>
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::xpu;
@@ -90,29 +95,46 @@ public:
   }
 
 private:
+  /// The session the context's modules share (one model per context):
+  /// gpu-module-to-binary has no run of its own to hold one, so the
+  /// compiler root is resolved and the cache opened once per context, not
+  /// per module.
+  mutable std::mutex sessionMutex;
+  mutable std::shared_ptr<CompileSession> session;
+
+  std::shared_ptr<CompileSession> getSession() const {
+    std::lock_guard<std::mutex> lock(sessionMutex);
+    if (!session)
+      session = CompileSession::create(NativeCodegenOptions());
+    return session;
+  }
+
   /// The native build of `spirv`, with its GRF decision; failure when it
   /// cannot be compiled (diagnosed at `module`).
-  static FailureOr<ModuleCompileResult> compileNative(gpu::GPUModuleOp module,
-                                                      TargetAttr target,
-                                                      ArrayRef<char> spirv,
-                                                      StringRef cmdOptions) {
-    NativeCodegenOptions driverOptions;
+  FailureOr<ModuleCompileResult> compileNative(gpu::GPUModuleOp module,
+                                               TargetAttr target,
+                                               ArrayRef<char> spirv,
+                                               StringRef cmdOptions) const {
     llvm::Expected<std::unique_ptr<NativeCodegenDriver>> driver =
-        NativeCodegenDriver::create(driverOptions);
+        NativeCodegenDriver::create(getSession());
     if (!driver) {
-      module.emitError() << "xpu native codegen unavailable: "
-                         << llvm::toString(driver.takeError());
+      module.emitError() << "xpu native codegen: "
+                         << getStartFailureMessage(
+                                llvm::toString(driver.takeError()));
       return failure();
     }
     ModuleCompileRequest request =
         getCompileRequest(module, module.getName(), target, spirv, cmdOptions);
     std::vector<llvm::Expected<ModuleCompileResult>> results =
         (*driver)->compile(request);
+    for (const std::string &warning : (*driver)->takeWarnings())
+      module.emitWarning() << "xpu native codegen: " << getExcerpt(warning);
     llvm::Expected<ModuleCompileResult> &result = results.front();
     if (!result) {
-      module.emitError() << "native code generation for arch '"
-                         << target.getArch()
-                         << "' failed: " << llvm::toString(result.takeError());
+      ModuleError error = takeModuleError(result.takeError());
+      module.emitError() << "xpu native codegen: "
+                         << getFailureMessage(request.name, request.arch,
+                                              error.message);
       return failure();
     }
     // The pass's warnings, worded alike (ResultMessages.h).

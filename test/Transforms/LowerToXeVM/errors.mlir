@@ -31,4 +31,4 @@ gpu.module @good [#xpu.target<arch = "pvc", grf_mode = auto>] {
     gpu.return
   }
 }
-// LEVEL: error: xpu-lower-to-xevm: xegpu-op-level must be workgroup, subgroup or lane, got 'bogus'
+// LEVEL: error: xpu-lower-to-xevm: xegpu-op-level must be one of workgroup, subgroup, lane, got 'bogus'

@@ -27,8 +27,8 @@ struct BackendChoice {
 /// Level Zero device of that arch is present, else an error that says why
 /// (zeInit failed, or the devices found); `auto` is Level Zero when such a
 /// device is present, else ocloc, with the reason. Level Zero is probed in a
-/// worker of the run's `compiler` (never in this process), once per process
-/// and arch.
+/// worker of the run's `compiler` (never in this process), once per process,
+/// arch and compiler.
 llvm::Expected<BackendChoice>
 selectBackend(BackendKind requested, const DeviceInfo &device,
               const CompilerInstallation &compiler);

@@ -81,6 +81,12 @@ enum class CodegenOptionCheck : uint8_t {
   JobCount,
   CacheMaxSize,
   CacheURL,
+  /// A linked module's most kernels: at least 2.
+  LinkedKernels,
+  /// An LLVM optimization level: 0 to 3.
+  OptLevel,
+  /// One of the XeGPU op levels (getCodegenOptionCheckWords).
+  XeGPUOpLevel,
 };
 
 /// How a front end that is not C++ takes the value.
@@ -195,6 +201,11 @@ template <typename T> T getCodegenOptionDefault(llvm::StringRef text) {
 /// The only values an integer check accepts, when it accepts a few
 /// (ZeroOr128: 0 and 128); none otherwise.
 llvm::ArrayRef<int64_t> getCodegenOptionCheckValues(CodegenOptionCheck check);
+
+/// The only words a text check accepts (XeGPUOpLevel: workgroup, subgroup,
+/// lane); none otherwise.
+llvm::ArrayRef<llvm::StringRef>
+getCodegenOptionCheckWords(CodegenOptionCheck check);
 
 /// Checks `value` of the option that the front end spells `spelling`
 /// (`n-regs-default` in pass options, `n_regs_default` in Python): one

@@ -238,15 +238,6 @@ struct CachedCompilerIdentity {
   X(cacheSignKey) X(cacheTrust)
 // clang-format on
 
-/// The options the driver names as the list does (CodegenOptions.def).
-// clang-format off
-#define XPU_DRIVER_OPTIONS(X)                                                  \
-  XPU_CACHE_SECURITY_OPTIONS(X)                                                \
-  X(backend) X(spillThreshold) X(autoStrategy) X(cacheDir) X(cacheUrl)         \
-  X(compilerRoot) X(jobs) X(verifyPredictedLarge) X(verifyDeterminism)         \
-  X(maxWorkGroupSize) X(strictLaunch) X(nRegsDefault)
-// clang-format on
-
 namespace detail {
 /// HoldsOption_FIELD<T>::value: whether `T` holds option FIELD of the list.
 #define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
@@ -255,6 +246,23 @@ namespace detail {
   template <typename T>                                                        \
   struct HoldsOption_##FIELD<                                                  \
       T, std::void_t<decltype(std::declval<const T &>().FIELD)>>               \
+      : std::true_type {};
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
+
+/// TakesOption_FIELD<T>::value: whether the driver takes option FIELD from a
+/// holder `T` as it is: both hold it under the list's name and a value of
+/// the list's type is the driver's (options the driver holds in another
+/// form, such as `cache-max-size` in bytes, are set on their own).
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  template <typename T, typename Driver = NativeCodegenOptions,                \
+            typename = void>                                                   \
+  struct TakesOption_##FIELD : std::false_type {};                             \
+  template <typename T, typename Driver>                                       \
+  struct TakesOption_##FIELD<                                                  \
+      T, Driver,                                                               \
+      std::void_t<decltype(std::declval<const T &>().FIELD),                   \
+                  std::enable_if_t<std::is_assignable_v<                       \
+                      decltype((std::declval<Driver &>().FIELD)), TYPE>>>>     \
       : std::true_type {};
 #include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
 } // namespace detail
@@ -267,11 +275,15 @@ namespace detail {
 template <typename Options>
 NativeCodegenOptions getNativeCodegenOptions(const Options &options) {
   NativeCodegenOptions result;
-#define XPU_SET_DRIVER_OPTION(FIELD)                                           \
-  if constexpr (detail::HoldsOption_##FIELD<Options>::value)                   \
-    result.FIELD = options.FIELD;
-  XPU_DRIVER_OPTIONS(XPU_SET_DRIVER_OPTION)
-#undef XPU_SET_DRIVER_OPTION
+  // Every option of the list the driver holds as the list names it (a
+  // generic lambda: the members are looked up only where they exist).
+#define XPU_CODEGEN_OPTION(FIELD, NAME, TYPE, DEFAULT, ROLE, CHECK, DESC)      \
+  [](auto &driver, const auto &holder) {                                       \
+    using Holder = std::decay_t<decltype(holder)>;                             \
+    if constexpr (detail::TakesOption_##FIELD<Holder>::value)                  \
+      driver.FIELD = holder.FIELD;                                             \
+  }(result, options);
+#include "XPUCodegen/Compiler/Codegen/CodegenOptions.def"
   // Those it holds in its own form.
   if constexpr (detail::HoldsOption_memoryLimitMiB<Options>::value)
     result.limits.memoryMiB = options.memoryLimitMiB;

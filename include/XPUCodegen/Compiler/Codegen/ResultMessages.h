@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A compile result's warnings and remarks as data, worded once: the pass
+// A compile result's warnings, remarks and failures, worded once: the pass
 // (xpu-native-codegen), the Python package's SPIR-V path and the GPU target
 // attribute each only add where a message is said (a location, a file name)
 // and their own prefix.
@@ -25,6 +25,15 @@ namespace mlir::xpu {
 /// Messages quote a compiler's message; a runaway one (megabytes of build
 /// log) is cut to an excerpt of 4 KB, and the report keeps it whole.
 std::string getExcerpt(llvm::StringRef message);
+
+/// Why module `name` failed for `arch` (a part of the linked module
+/// `linkedInto`, when that is not empty): the excerpt of `message`.
+std::string getFailureMessage(llvm::StringRef name, llvm::StringRef arch,
+                              llvm::StringRef message,
+                              llvm::StringRef linkedInto = {});
+
+/// Why no module could be compiled: the native compiler did not start.
+std::string getStartFailureMessage(llvm::StringRef why);
 
 /// One thing a result says.
 struct ResultMessage {

@@ -54,6 +54,9 @@ struct CompilerInstallation {
   /// The directories a worker started through `loader` searches, in order:
   /// the root's, then the system's (for the worker's own dependencies).
   std::string getLoaderLibraryPath() const;
+  /// Where the compiler's own libraries (libocloc, IGC) are: the root's
+  /// library directories, or the system's for the system's compiler.
+  std::vector<std::string> getCompilerLibraryDirs() const;
   /// A short description for messages: "the system's compiler" or
   /// "the compiler in '<root>'".
   std::string describe() const;
