@@ -9,6 +9,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
 
@@ -425,6 +426,33 @@ std::string mlir::xpu::suggestDeviceName(llvm::StringRef name) {
   if (best.empty() || bestDistance > std::max<size_t>(1, name.size() / 3))
     return "";
   return best.str();
+}
+
+std::string mlir::xpu::describeMissingRegisterCount(const DeviceInfo &device,
+                                                    llvm::StringRef arch,
+                                                    unsigned registers) {
+  // IGC silently ignores the 256-GRF flag where there is no large mode.
+  if (registers == 256)
+    return llvm::formatv("arch '{0}' does not support large GRF mode (256 "
+                         "registers per thread: IGC would ignore the flag and "
+                         "build 128); use small, auto or default",
+                         arch);
+  if (registers == 512)
+    return llvm::formatv("arch '{0}' does not support xlarge GRF mode (512 "
+                         "registers per thread); its modes: {1} registers "
+                         "(use small, large, auto or default)",
+                         arch, device.getGRFModeList());
+  return llvm::formatv("arch '{0}' has no {1}-register count per thread; its "
+                       "counts: {2}",
+                       arch, registers, device.getGRFCountList());
+}
+
+std::string mlir::xpu::describeUnsupportedSubgroupSize(const DeviceInfo &device,
+                                                       llvm::StringRef arch,
+                                                       int64_t size) {
+  return llvm::formatv("arch '{0}' cannot run sub-group size {1}; supported: "
+                       "{2} (0: none)",
+                       arch, size, getSubgroupSizeList(device));
 }
 
 std::string mlir::xpu::describeUnknownDevice(llvm::StringRef name) {

@@ -114,6 +114,57 @@ static void defineLookups(py::module_ &m) {
       "The unknown-arch message, with a suggestion when one is close.");
 }
 
+/// The device checks' messages, as the Device layer words them for every
+/// front end (an unknown arch: its own message).
+static void defineDeviceMessages(py::module_ &m) {
+  auto onDevice = [](auto describe) {
+    return [describe](const std::string &arch, int64_t value) -> std::string {
+      const DeviceInfo *device = lookupDevice(arch);
+      return device ? describe(*device, arch, value)
+                    : describeUnknownDevice(arch);
+    };
+  };
+  m.def("describe_missing_register_count",
+        onDevice([](const DeviceInfo &device, llvm::StringRef arch,
+                    int64_t registers) {
+          return describeMissingRegisterCount(device, arch,
+                                              unsigned(registers));
+        }),
+        py::arg("arch"), py::arg("registers"),
+        "Why arch has no register file of that many registers per thread.");
+  m.def("describe_unsupported_subgroup_size",
+        onDevice(&describeUnsupportedSubgroupSize), py::arg("arch"),
+        py::arg("size"), "Why arch cannot run that sub-group size.");
+}
+
+/// The compiler a compile would use, resolved as its session resolves it.
+static void defineCompilerLookups(py::module_ &m) {
+  m.def(
+      "requested_compiler_root",
+      [](const std::string &root) { return getRequestedCompilerRoot(root); },
+      py::arg("root"),
+      "The root a compile with compiler_root=root resolves: '' (the "
+      "system's) for 'system', $XPU_CODEGEN_COMPILER_ROOT for ''.");
+  m.def(
+      "resolve_compiler",
+      [](const std::string &root) {
+        // The same resolution as a compile's session.
+        py::dict result;
+        llvm::Expected<CompilerInstallation> compiler =
+            resolveCompilerRoot(getRequestedCompilerRoot(root));
+        if (!compiler) {
+          result["error"] = llvm::toString(compiler.takeError());
+          return result;
+        }
+        result["root"] = compiler->root;
+        result["library_dirs"] = compiler->getCompilerLibraryDirs();
+        return result;
+      },
+      py::arg("root"),
+      "The compiler a compile with compiler_root=root uses: its root ('' "
+      "for the system's) and library_dirs, or error.");
+}
+
 /// Device table facts, and where the compiler worker is.
 static void defineDeviceFacts(py::module_ &m) {
   m.def(
@@ -154,30 +205,6 @@ static void defineDeviceFacts(py::module_ &m) {
       "valid_archs", [] { return getValidDeviceNames(); },
       "Every accepted arch name and alias, comma-separated.");
   m.def(
-      "requested_compiler_root",
-      [](const std::string &root) { return getRequestedCompilerRoot(root); },
-      py::arg("root"),
-      "The root a compile with compiler_root=root resolves: '' (the "
-      "system's) for 'system', $XPU_CODEGEN_COMPILER_ROOT for ''.");
-  m.def(
-      "resolve_compiler",
-      [](const std::string &root) {
-        // The same resolution as a compile's session.
-        py::dict result;
-        llvm::Expected<CompilerInstallation> compiler =
-            resolveCompilerRoot(getRequestedCompilerRoot(root));
-        if (!compiler) {
-          result["error"] = llvm::toString(compiler.takeError());
-          return result;
-        }
-        result["root"] = compiler->root;
-        result["library_dirs"] = compiler->getCompilerLibraryDirs();
-        return result;
-      },
-      py::arg("root"),
-      "The compiler a compile with compiler_root=root uses: its root ('' "
-      "for the system's) and library_dirs, or error.");
-  m.def(
       "find_worker", [] { return findWorkerExecutable(); },
       "Path of the compiler worker the next compile would start.");
   m.def(
@@ -201,4 +228,6 @@ PYBIND11_MODULE(_xpu_codegen, m) {
   defineOptionList(m);
   defineLookups(m);
   defineDeviceFacts(m);
+  defineDeviceMessages(m);
+  defineCompilerLookups(m);
 }

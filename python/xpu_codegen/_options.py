@@ -282,19 +282,16 @@ def _check_grf_mode(grf_mode, arch: str) -> str:
         registers = _GRF_REGISTERS[grf_mode]
         modes = _device_grf_modes(arch)
         if modes is not None and registers not in modes:
-            raise ValueError(
-                f"grf_mode={grf_mode!r}: {arch} has no {registers}-register "
-                f"GRF mode with this compiler (its modes: "
-                f"{', '.join(map(str, modes))})")
+            raise ValueError(f"grf_mode={grf_mode!r}: " + _xpu_codegen.
+                             describe_missing_register_count(arch, registers))
         # The register counts are Triton's names for the same modes.
         grf_mode = {128: "small", 256: "large", 512: "xlarge"}[registers]
     elif grf_mode.isdigit():
         counts = _device_grf_counts(arch)
         if counts is not None and int(grf_mode) not in counts:
-            raise ValueError(
-                f"grf_mode={grf_mode!r}: {arch} has no {grf_mode}-register "
-                f"count per thread (its counts: "
-                f"{', '.join(map(str, counts))})")
+            raise ValueError(f"grf_mode={grf_mode!r}: " + _xpu_codegen.
+                             describe_missing_register_count(
+                                 arch, int(grf_mode)))
     return grf_mode
 
 
@@ -317,11 +314,11 @@ def _check_subgroup_size(size, arch):
     if isinstance(size, bool) or not isinstance(size, int):
         raise TypeError(f"subgroup_size must be an int or None, got "
                         f"{type(size).__name__}")
+    _check_int("subgroup_size", size)
     info = _xpu_codegen.device_info(arch)
     if size != 0 and info is not None and size not in info["sub_group_sizes"]:
-        sizes = ", ".join(map(str, info["sub_group_sizes"]))
-        raise ValueError(f"subgroup_size={size}: {arch} runs sub-group "
-                         f"sizes {sizes} (0: none, IGC picks)")
+        raise ValueError(f"subgroup_size={size}: " + _xpu_codegen.
+                         describe_unsupported_subgroup_size(arch, size))
 
 
 def _check_link(link) -> bool:

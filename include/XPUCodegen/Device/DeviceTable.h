@@ -218,6 +218,17 @@ std::string suggestDeviceName(llvm::StringRef name);
 /// "unknown Intel GPU arch 'NAME'[; did you mean 'X'?]; valid archs: ...".
 std::string describeUnknownDevice(llvm::StringRef name);
 
+/// Why `device`, which the user named `arch`, has no register file of
+/// `registers` per thread (256: large mode, 512: xlarge mode, another: a
+/// count of a variable register file), worded once for every front end.
+std::string describeMissingRegisterCount(const DeviceInfo &device,
+                                         llvm::StringRef arch,
+                                         unsigned registers);
+
+/// Why `device`, named `arch`, cannot run sub-group size `size`.
+std::string describeUnsupportedSubgroupSize(const DeviceInfo &device,
+                                            llvm::StringRef arch, int64_t size);
+
 } // namespace mlir::xpu
 
 #endif // XPUCODEGEN_DEVICE_DEVICETABLE_H

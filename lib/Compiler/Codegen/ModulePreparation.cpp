@@ -89,22 +89,16 @@ static llvm::Error resolvePolicy(const ModuleCompileRequest &request,
   int64_t registers = forced ? getNRegs(*forced) : 0;
   if (registers && registers != 128 && registers != 256 && registers != 512 &&
       !module.device->buildsRegisterCount(registers, module.device->knownTo))
-    return llvm::createStringError(llvm::formatv(
-        "arch '{0}' has no {1}-register count per thread: its counts are "
-        "{2}",
-        request.arch, registers, module.device->getGRFCountList()));
+    return llvm::createStringError(
+        describeMissingRegisterCount(*module.device, request.arch, registers));
   if (request.policy == GRFMode::XLarge && !module.device->supportsXLargeGRF())
-    return llvm::createStringError(llvm::formatv(
-        "arch '{0}' does not support xlarge GRF mode (512 registers per "
-        "thread): its GRF modes are {1} registers",
-        request.arch, module.device->getGRFModeList()));
+    return llvm::createStringError(
+        describeMissingRegisterCount(*module.device, request.arch, 512));
   if (module.device->supportsLargeGRF())
     return llvm::Error::success();
   if (request.policy == GRFMode::Large)
-    return llvm::createStringError(llvm::formatv(
-        "arch '{0}' does not support large GRF mode: IGC would silently "
-        "ignore the flag and build 128 registers",
-        request.arch));
+    return llvm::createStringError(
+        describeMissingRegisterCount(*module.device, request.arch, 256));
   if (request.policy == GRFMode::Auto &&
       options.autoStrategy == AutoStrategy::Measure) {
     module.policy = GRFMode::Small;

@@ -11,7 +11,7 @@ gpu.module @m [#xpu.target<arch = "pcv", grf_mode = auto>] {}
 
 // -----
 
-// expected-error @+1 {{arch 'tgllp' does not support large GRF mode (256 registers per thread)}}
+// expected-error @+1 {{arch 'tgllp' does not support large GRF mode (256 registers per thread: IGC would ignore the flag and build 128)}}
 gpu.module @m [#xpu.target<arch = "tgllp", grf_mode = large>] {}
 
 // -----

@@ -10,7 +10,7 @@
 // CHECK: gpu.module @on_tgl [#xpu.target<arch = "tgllp", grf_mode = auto>] attributes {xpu.device_arch = "tgllp"} {
 // CHECK: gpu.module @default [#xpu.target<arch = "pvc", grf_mode = auto>] {
 
-// LARGE: device-arch.mlir:[[@LINE+8]]:3: error: xpu-attach-target: arch 'tgllp' does not support large GRF mode (256 registers per thread); use small, auto or default
+// LARGE: device-arch.mlir:[[@LINE+8]]:3: error: xpu-attach-target: arch 'tgllp' does not support large GRF mode (256 registers per thread: IGC would ignore the flag and build 128); use small, auto or default
 
 module attributes {gpu.container_module} {
   gpu.module @on_dg2 attributes {xpu.device_arch = "dg2-g10"} {

@@ -66,27 +66,18 @@ LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << describeUnknownDevice(arch);
   // IGC silently ignores the 256-GRF flag on these devices and would build a
   // 128-register kernel: refuse instead of reporting a mode that is not real.
-  if (grfMode == GRFMode::Large && !device->supportsLargeGRF())
-    return emitError() << "arch '" << arch
-                       << "' does not support large GRF mode (256 registers "
-                          "per thread); use small, auto or default";
-  if (grfMode == GRFMode::XLarge && !device->supportsXLargeGRF())
-    return emitError() << "arch '" << arch
-                       << "' does not support xlarge GRF mode (512 registers "
-                          "per thread); its modes: "
-                       << device->getGRFModeList()
-                       << " registers (use small, large, auto or default)";
+  if ((grfMode == GRFMode::Large && !device->supportsLargeGRF()) ||
+      (grfMode == GRFMode::XLarge && !device->supportsXLargeGRF()))
+    return emitError() << describeMissingRegisterCount(
+               *device, arch, getGRFModeRegisters(grfMode));
   unsigned registers = getGRFModeRegisters(grfMode);
   if (registers && !device->getThreadsPerEU(registers))
-    return emitError() << "arch '" << arch << "' has no " << registers
-                       << "-register count per thread; its counts: "
-                       << device->getGRFCountList();
+    return emitError() << describeMissingRegisterCount(*device, arch,
+                                                       registers);
   if (subgroupSize && *subgroupSize != 0 &&
       !device->supportsSubgroupSize(*subgroupSize))
-    return emitError() << "arch '" << arch << "' cannot run sub-group size "
-                       << *subgroupSize
-                       << "; supported: " << getSubgroupSizeList(*device)
-                       << " (0: none)";
+    return emitError() << describeUnsupportedSubgroupSize(*device, arch,
+                                                          *subgroupSize);
   // The mode alone decides the register file and the thread count.
   if (llvm::Error error = checkExtraFlags(flags))
     return emitError() << llvm::toString(std::move(error));
